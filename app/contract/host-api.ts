@@ -637,7 +637,9 @@ export const HostEvents = {
    * An outbound task ended in this run (completed, failed, cancelled, expired or lost), once, after
    * its `outbound.changed` (which carries the task): a task that had ended before Taskdesk started
    * is not told again. `notice` is the system notification it is worth (see `taskEndNotice`):
-   * none for a task the person cancelled, nor for one whose ttl ran out while Taskdesk was closed.
+   * none for a task the person cancelled or their own act lost (`lostByYou`: a Disconnect, Remove,
+   * sign-out or settings Save that restarted its server), nor for one whose ttl ran out while
+   * Taskdesk was closed.
    */
   'outbound.ended': z.object({
     outboundId: z.string(),

@@ -119,6 +119,12 @@ export const OutboundTaskViewSchema = z.object({
    * (the person's, or the assistant's Stop), `server` when the server cancelled it on its own.
    */
   cancelledBy: z.enum(['you', 'server']).optional(),
+  /**
+   * Set on a `lost` task that the person's own act lost: their Disconnect, sign-out or settings
+   * Save stopped the stdio process that ran it, or they removed its server. Their doing, as a
+   * Cancel is: no notification tells them of it.
+   */
+  lostByYou: z.literal(true).optional(),
   /** 2026-07-28 only: the `inputRequests` keys already answered with `tasks/update` (each is answered once). */
   answeredInputs: z.array(z.string()).optional(),
   /** Who made the call that became the task, when it was not the person (absent on older records). */

@@ -11,6 +11,7 @@ export interface EndedTask {
   serverName: string;
   state: string;
   cancelledBy?: 'you' | 'server' | 'taskdesk' | undefined;
+  lostByYou?: true | undefined;
   reason?: string | undefined;
   task: { statusMessage?: string | undefined };
   outcome?:
@@ -23,7 +24,9 @@ export interface EndedTask {
 /**
  * The system notification for a tool call's task that ended while the person may be elsewhere (a
  * long call is why it is a task): which tool, on which server, how it ended, and the first words
- * of its result or why it did not give one. None for a task the person cancelled themselves.
+ * of its result or why it did not give one. None for a task the person cancelled themselves, nor
+ * for one their own act lost (a Disconnect, sign-out or settings Save that stopped its stdio
+ * process, a Remove of its server): they did it a moment ago, told that it would be lost.
  */
 export function taskEndNotice(task: EndedTask): { title: string; body: string } | undefined {
   const assistant = task.origin?.kind === 'assistant';
@@ -54,6 +57,7 @@ export function taskEndNotice(task: EndedTask): { title: string; body: string } 
     case 'expired':
       return { title: `${on} expired before its result came`, body: said(task.reason) };
     case 'lost':
+      if (task.lostByYou === true) return undefined;
       return { title: `${task.serverName} no longer has the task of ${toolWithin}`, body: said(task.reason) };
     default:
       return undefined;

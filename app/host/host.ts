@@ -1025,7 +1025,8 @@ export class Host {
       this.requestor.processGone(
         config.id,
         since,
-        act === undefined ? `${cause}: it ran this task.` : `${cause}: its process, which ran this task, was stopped.`
+        act === undefined ? `${cause}: it ran this task.` : `${cause}: its process, which ran this task, was stopped.`,
+        act !== undefined
       );
     const gone = [...this.receiver.peekRecords()]
       .filter(
@@ -1416,8 +1417,8 @@ function uncleanStopMessage(lastSeenAt: number | undefined, listed: number): str
 }
 
 /**
- * `outbound.ended` of a task that ended: its notice, unless the person cancelled it (see
- * `taskEndNotice`) or its ttl ran out while Taskdesk was closed (`startedAt`: this run's start),
+ * `outbound.ended` of a task that ended: its notice, unless the person cancelled it or their act
+ * lost it (see `taskEndNotice`) or its ttl ran out while Taskdesk was closed (`startedAt`: this run's start),
  * which a start would otherwise tell as a burst of notifications, as if each had expired just then.
  */
 function taskEnded(task: OutboundTaskView, startedAt: number): HostEventPayload<'outbound.ended'> {

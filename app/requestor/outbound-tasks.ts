@@ -379,30 +379,34 @@ export class OutboundTasks {
 
   /**
    * The person removed a server: Taskdesk will never ask it about its tasks again (its process was
-   * stopped, its settings forgotten). Each of its tasks not yet finished ends now as lost, for
-   * `reason` (in the person's words), and is written as any other end is.
+   * stopped, its settings forgotten). Each of its tasks not yet finished ends now as lost by the
+   * person (`lostByYou`), for `reason` (in their words), and is written as any other end is.
    */
   serverRemoved(serverId: string, reason: string): void {
     this.#assertOpen();
     this.detach(serverId);
-    this.#endAsLost(serverId, reason, () => true);
+    this.#endAsLost(serverId, reason, true, () => true);
   }
 
   /**
    * The process of a stdio server ended with its connection (the person's act stopped it, or it
    * exited by itself): the tasks created over that connection (`since` it was made, host clock)
    * ran in it, and the process Taskdesk starts next does not have them. Each of them not yet
-   * finished ends now as lost, for `reason`, and is written as any other end is. Tasks from
-   * before it are left to be asked about as they are.
+   * finished ends now as lost, for `reason`, and is written as any other end is; `byYou` when
+   * the person's act stopped it (`lostByYou`). Tasks from before it are left to be asked about as
+   * they are.
    */
-  processGone(serverId: string, since: number, reason: string): void {
+  processGone(serverId: string, since: number, reason: string, byYou: boolean): void {
     this.#assertOpen();
     this.detach(serverId);
-    this.#endAsLost(serverId, reason, (view) => Date.parse(view.createdAt) >= since);
+    this.#endAsLost(serverId, reason, byYou, (view) => Date.parse(view.createdAt) >= since);
   }
 
-  /** Ends as lost, for `reason`, each task of `serverId` not yet finished that `which` picks. */
-  #endAsLost(serverId: string, reason: string, which: (view: OutboundTaskView) => boolean): void {
+  /**
+   * Ends as lost, for `reason`, each task of `serverId` not yet finished that `which` picks;
+   * `byYou` when the person's act lost it.
+   */
+  #endAsLost(serverId: string, reason: string, byYou: boolean, which: (view: OutboundTaskView) => boolean): void {
     for (const follower of this.#followers.values()) {
       const view = follower.view;
       if (view.serverId !== serverId || follower.finished || !which(view)) continue;
@@ -411,6 +415,7 @@ export class OutboundTasks {
       follower.dispose();
       view.state = next;
       view.reason = reason;
+      if (byYou) view.lostByYou = true;
       view.updatedAt = new Date(this.#clock.now()).toISOString();
       this.#markDirty(follower);
     }

@@ -46,7 +46,7 @@ function inFront(): boolean {
 /**
  * System notifications in browser mode, once the person turned them on: an item that arrives
  * (or a tool call of the assistant that waits for approval) and a tool call's task that ends
- * (unless the person cancelled it) while the page is hidden or not focused, and an item about to
+ * (unless the person cancelled it or their own act lost it) while the page is hidden or not focused, and an item about to
  * expire unanswered (always: it is the last call).
  */
 export function useDeskNotifications(): void {

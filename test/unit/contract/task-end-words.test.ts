@@ -83,4 +83,16 @@ describe('the notice of a tool call’s task that ended', () => {
     assert.equal(taskEndNotice({ ...base, state: 'working' }), undefined);
     assert.equal(taskEndNotice({ ...base, state: 'input_required' }), undefined);
   });
+
+  it('says nothing of a task the person’s own act lost (a Disconnect, Remove or restarting Save)', () => {
+    assert.equal(
+      taskEndNotice({
+        ...base,
+        state: 'lost',
+        lostByYou: true,
+        reason: 'You disconnected Books: its process, which ran this task, was stopped.'
+      }),
+      undefined
+    );
+  });
 });

@@ -43,6 +43,22 @@ export function disconnectWords(name: string, work: DisconnectWork): string[] | 
 }
 
 /**
+ * What the confirmation of a Save that restarts the server says will happen, as Disconnect's
+ * says it: "1 running call will stop." and, when tool-call tasks go with a stdio server's
+ * process, why. Undefined when nothing is under way: Save then asks nothing.
+ */
+export function restartSaveWords(name: string, work: RunningWork): string[] | undefined {
+  const ends = workEndsSentence(work);
+  if (ends === undefined) return undefined;
+  const sentences = [ends];
+  if (work.tasks > 0)
+    sentences.push(
+      `Taskdesk stops ${name}’s process, and the one it starts with your changes does not have its tasks.`
+    );
+  return sentences;
+}
+
+/**
  * What a close of the server ends of the work under way, in one sentence: "1 question waiting in
  * the Inbox will be withdrawn and 1 running task will be lost." Disconnect's confirmation says it
  * first; Remove's says it before what Remove does (it disconnects the server first), without a

@@ -8,6 +8,7 @@ import { ServerFields } from './server-fields.js';
 import { commandUrlWords, splitBeforeSubmit } from './command-split.js';
 import { useCorrecting } from './use-correcting.js';
 import { restartsServer, restartWords, runningWork } from './restart-words.js';
+import { restartSaveWords } from './disconnect-words.js';
 import {
   draftFromSettings,
   draftProblems,
@@ -19,6 +20,27 @@ import {
 } from './server-draft.js';
 
 /**
+ * What the confirmation of a Save that restarts the server says will end, read from the Desk's
+ * state while it is open, so that work ending meanwhile (a question answered) is no longer counted.
+ */
+function RestartConsequences({ serverId }: { serverId: string }) {
+  const server = useDeskState((state) => state.servers.find((known) => known.id === serverId));
+  const calls = useDeskState((state) => state.calls);
+  const outbound = useDeskState((state) => state.outbound);
+  const inbox = useDeskState((state) => state.inbox);
+  const tasks = useDeskState((state) => state.tasks);
+  const sentences = server && restartSaveWords(server.name, runningWork(server, calls, outbound, inbox, tasks));
+  if (!sentences) return <p>{server?.name ?? 'The server'} has nothing under way any more.</p>;
+  return (
+    <>
+      {sentences.map((sentence) => (
+        <p key={sentence}>{sentence}</p>
+      ))}
+    </>
+  );
+}
+
+/**
  * Edits every field of a saved server (its id stays: tasks are kept per id). Secrets come as
  * names only; a stored one left empty keeps its value. Saving reconnects a server that was up
  * only when it changes how the server is reached; a new name applies to its connection in place.
@@ -28,7 +50,8 @@ export function EditServerForm({
   onDone,
   onCancel,
   onUnsavedChange,
-  onSaving
+  onSaving,
+  closing = false
 }: {
   server: ServerView;
   /** Saved: the form closes. */
@@ -46,8 +69,10 @@ export function EditServerForm({
    * the host kept the connection).
    */
   onSaving?: () => (() => void) | undefined;
+  /** The server's Disconnect is on its way: Save waits for it, as the card's other actions do. */
+  closing?: boolean;
 }) {
-  const { client, announce } = useDesk();
+  const { client, store, announce, confirm } = useDesk();
   const [draft, setDraft] = useState<ServerDraft | undefined>(undefined);
   /** The draft as the settings were read: a draft that would save the same holds no change. */
   const [initial, setInitial] = useState<ServerDraft | undefined>(undefined);
@@ -67,6 +92,7 @@ export function EditServerForm({
   // The form opens above its Edit… button: the focus goes to its heading, so that Tab goes on
   // into its fields rather than on from the button below them.
   const heading = useRef<HTMLHeadingElement>(null);
+  const saveButton = useRef<HTMLButtonElement>(null);
   useEffect(() => heading.current?.focus(), []);
 
   useEffect(() => {
@@ -121,8 +147,26 @@ export function EditServerForm({
   useEffect(() => onUnsavedChange?.(unsaved), [unsaved, onUnsavedChange]);
   useEffect(() => () => onUnsavedChange?.(false), [onUnsavedChange]);
 
+  /**
+   * Asks before a Save that restarts the server when that ends work under way, saying what ends,
+   * as Disconnect and Remove ask; asks nothing otherwise. Read from the Desk's state as it is now.
+   */
+  const agreedToRestart = async () => {
+    if (!restarts || !live) return true;
+    const { calls, outbound, inbox, tasks } = store.getState();
+    if (!restartSaveWords(server.name, runningWork(server, calls, outbound, inbox, tasks))) return true;
+    return confirm({
+      title: `Save and restart ${server.name}?`,
+      body: <RestartConsequences serverId={server.id} />,
+      confirmLabel: 'Save and restart',
+      // Not "Cancel": the form's own Cancel is what throws the changes away.
+      cancelLabel: 'Keep editing',
+      danger: true
+    });
+  };
+
   const submit = async () => {
-    if (!draft || busy) return;
+    if (!draft || busy || closing) return;
     clear();
     // Enter in Command, a command line still in it: split first, saved on the next Save.
     if (splitBeforeSubmit(draft, { setDraft, announce, focusCommand: () => controls.current.get('command')?.focus() }))
@@ -135,6 +179,11 @@ export function EditServerForm({
       return;
     }
     correcting.done();
+    if (!(await agreedToRestart())) {
+      // Kept: the draft stays as it was, and Save is where the person was.
+      saveButton.current?.focus();
+      return;
+    }
     setBusy(true);
     // Before the call: the reconnect's states may arrive before its answer. A save that keeps
     // the connection (a new name) has no reconnect to wait for.
@@ -194,13 +243,20 @@ export function EditServerForm({
         />
       ) : null}
       <ActionError failure={failure} onDismiss={clear} />
+      {/* Above Save, read before it is pressed (Save asks too when it ends work under way). */}
+      {restartNote ? (
+        <p className="field-hint" id={restartNoteId}>
+          {restartNote}
+        </p>
+      ) : null}
       <div className="actions">
         <button
+          ref={saveButton}
           type="submit"
           className="primary"
           disabled={!draft || !editable}
           aria-describedby={restartNote ? restartNoteId : undefined}
-          {...busyProps(busy)}
+          {...busyProps(busy || closing)}
         >
           Save
         </button>
@@ -208,11 +264,6 @@ export function EditServerForm({
           Cancel
         </button>
       </div>
-      {restartNote ? (
-        <p className="field-hint" id={restartNoteId}>
-          {restartNote}
-        </p>
-      ) : null}
     </form>
   );
 }

@@ -126,7 +126,7 @@ export function stoppingWords(work: Pick<RunningWork, 'calls' | 'modelRuns' | 't
 }
 
 /**
- * The line under the Edit form's Save when saving restarts a server with work under way:
+ * The line above the Edit form's Save when saving restarts a server with work under way:
  * "Saving restarts Everything: 1 running call will stop." Undefined when nothing would stop.
  */
 export function restartWords(name: string, work: RunningWork): string | undefined {

@@ -166,12 +166,19 @@ export const ServerCard = memo(function ServerCard({
     closeEdit();
   };
   /**
-   * Connect or Disconnect on its way: only that button waits; the rest of the card stays usable.
+   * Connect or Disconnect on its way: that button waits; after a Connect the rest of the card
+   * stays usable, while a Disconnect's close makes the actions that start work wait too (`closing`).
    * A Disconnect says so on its button ("Disconnecting…") and its badge ("Disconnecting"): the
    * server is connected until it ends, which for a stdio server waits for its process to stop (a
    * few seconds). A Connect's is said by the badge ("Connecting").
    */
   const [toggling, setToggling] = useState<'connect' | 'disconnect' | undefined>(undefined);
+  /**
+   * A Disconnect on its way: the card's other actions that start work on the server (Tools…,
+   * Edit… and its Save, Remove) wait for it, unavailable (aria-disabled, so that the focus stays
+   * on the one it is on): pressed meanwhile, they acted on a server on its way out.
+   */
+  const closing = toggling === 'disconnect';
   const { failure, fail, clear } = useFailure();
   /**
    * The person's own act whose outcome a screen reader has not heard yet (a Connect that answered
@@ -208,6 +215,15 @@ export const ServerCard = memo(function ServerCard({
   const cardRef = useRef<HTMLLIElement>(null);
   /** Whether Connect has the focus, so that the focus is not lost with it when it goes. */
   const connectFocused = useRef(false);
+  /** Whether Tools… has the focus, so that the focus is not lost with it when the server is no longer ready. */
+  const toolsFocused = useRef(false);
+  const toggleButton = useRef<HTMLButtonElement>(null);
+  useLayoutEffect(() => {
+    if (state.status === 'ready' || !toolsFocused.current) return;
+    toolsFocused.current = false;
+    // Tools… is gone with the connection (a Disconnect it waited for ended): Connect is the next step.
+    (toggleButton.current ?? cardRef.current)?.focus();
+  }, [state.status]);
   useLayoutEffect(() => {
     if (!waitsForSignIn || !connectFocused.current) return;
     connectFocused.current = false;
@@ -350,6 +366,7 @@ export const ServerCard = memo(function ServerCard({
   };
 
   const remove = async () => {
+    if (closing) return;
     const agreed = await confirm({
       title: `Remove ${server.name}?`,
       body: <RemoveConsequences serverId={server.id} />,
@@ -459,6 +476,7 @@ export const ServerCard = memo(function ServerCard({
           onCancel={() => void cancelEdit()}
           onUnsavedChange={onUnsavedChange}
           onSaving={awaitReconnect}
+          closing={closing}
         />
       ) : null}
       {/* Settings that are not about the connection, folded, so that Tab through a long list
@@ -492,7 +510,16 @@ export const ServerCard = memo(function ServerCard({
       />
       <div className="actions">
         {state.status === 'ready' ? (
-          <button type="button" aria-label={`Tools of ${server.name}`} onClick={() => openTools(server.id)}>
+          <button
+            type="button"
+            aria-label={`Tools of ${server.name}`}
+            {...busyProps(closing)}
+            onClick={() => {
+              if (!closing) openTools(server.id);
+            }}
+            onFocus={() => (toolsFocused.current = true)}
+            onBlur={() => (toolsFocused.current = false)}
+          >
             Tools…
           </button>
         ) : null}
@@ -502,7 +529,12 @@ export const ServerCard = memo(function ServerCard({
             type="button"
             aria-label={`Edit ${server.name}`}
             aria-expanded={editing}
-            onClick={() => (editing ? void cancelEdit() : setEditing(true))}
+            {...busyProps(closing)}
+            onClick={() => {
+              if (closing) return;
+              if (editing) void cancelEdit();
+              else setEditing(true);
+            }}
           >
             Edit…
           </button>
@@ -510,6 +542,7 @@ export const ServerCard = memo(function ServerCard({
         {/* One button that changes its word: focus stays on it when Connect becomes Disconnect. */}
         {waitsForSignIn ? null : (
           <button
+            ref={toggleButton}
             type="button"
             aria-label={
               toggling === 'disconnect'
@@ -534,6 +567,7 @@ export const ServerCard = memo(function ServerCard({
             type="button"
             className="danger-link"
             aria-label={`Remove ${server.name}`}
+            {...busyProps(closing)}
             onClick={() => void remove()}
           >
             Remove

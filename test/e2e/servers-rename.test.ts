@@ -323,12 +323,44 @@ describe(
         await note.textContent(),
         'Saving restarts Everything: 1 running call will stop, and 1 question in the Inbox will be withdrawn.'
       );
+      const save = form.getByRole('button', { name: 'Save', exact: true });
+      // Said above Save, where it is read before Save is pressed.
+      assert.ok(
+        await note.evaluate(
+          (element, button) => !!(element.compareDocumentPosition(button) & Node.DOCUMENT_POSITION_FOLLOWING),
+          await save.elementHandle()
+        ),
+        'the note comes before Save'
+      );
+
+      // Save asks first, as Disconnect and Remove do, saying what ends.
+      const dialog = page.getByRole('dialog', { name: 'Save and restart Everything?' });
+      await save.click();
+      await dialog.waitFor();
+      assert.deepEqual(await dialog.locator('.dialog-body p').allTextContents(), [
+        '1 question waiting in the Inbox will be withdrawn and 1 running call will stop.'
+      ]);
+      // Keep editing: nothing is saved; the form is back with the draft as it was, the focus on Save.
+      await dialog.getByRole('button', { name: 'Keep editing', exact: true }).click();
+      await dialog.waitFor({ state: 'hidden' });
+      assert.ok(await form.isVisible());
+      assert.ok(await save.evaluate((element) => element === document.activeElement), 'the focus is on Save');
+      assert.equal(await form.getByLabel('Name of variable 1').inputValue(), 'MODE');
+      assert.equal(await form.getByLabel('Value of MODE').inputValue(), 'fast');
+      const kept = await host.call('servers.get', { serverId: 'everything' });
+      assert.ok(kept.transport.type === 'stdio');
+      assert.deepEqual(kept.transport.env ?? [], [], 'nothing saved');
+      assert.equal(host.inbox.size, 1, 'the question still waits');
+
       const ready = nextEvent(
         host,
         'server.state',
         ({ serverId, state }) => serverId === 'everything' && state.status === 'ready'
       );
-      await form.getByRole('button', { name: 'Save', exact: true }).click();
+      // Enter on Save asks again; Save and restart saves.
+      await page.keyboard.press('Enter');
+      await dialog.waitFor();
+      await dialog.getByRole('button', { name: 'Save and restart', exact: true }).click();
       await form.waitFor({ state: 'detached' });
       await ready;
       await card().locator('[data-status="ready"]').waitFor();
@@ -342,6 +374,20 @@ describe(
       assert.equal(entry.statusMessage, `${words} before it was answered`);
       // The call the Save broke off: stopped by the person, in their act's words, not failed.
       assert.equal(((await question.call) as Error).message, words);
+
+      // Nothing under way now: a Save that restarts the server saves at once, asking nothing.
+      await card().getByRole('button', { name: 'Edit Everything' }).click();
+      await form.getByLabel('Value of MODE').fill('slow');
+      await form.getByText(/^Saving restarts/).waitFor({ state: 'detached' });
+      const readyAgain = nextEvent(
+        host,
+        'server.state',
+        ({ serverId, state }) => serverId === 'everything' && state.status === 'ready'
+      );
+      await form.getByRole('button', { name: 'Save', exact: true }).click();
+      await form.waitFor({ state: 'detached' });
+      assert.equal(await dialog.isVisible(), false);
+      await readyAgain;
       assert.deepEqual(pageErrors, []);
     });
 

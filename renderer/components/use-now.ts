@@ -27,12 +27,21 @@ export function useNowCounting(endMs: number, unitMs: number, enabled = true, wa
   const now = Date.now();
   useEffect(() => {
     if (!enabled || !(endMs > Date.now())) return;
-    const at = Date.now();
-    // The count of units left changes when what is left crosses a whole unit.
-    let delay = (endMs - at) % unitMs || unitMs;
-    if (warnAtMs > at) delay = Math.min(delay, warnAtMs - at);
-    const handle = window.setTimeout(() => setTick((n) => n + 1), delay);
+    const handle = window.setTimeout(() => setTick((n) => n + 1), nextTurnIn(endMs, unitMs, Date.now(), warnAtMs));
     return () => window.clearTimeout(handle);
   }, [endMs, unitMs, enabled, warnAtMs, tick]);
   return now;
+}
+
+/**
+ * How long from `at` until a countdown to `endMs` in whole `unitMs` (what is left, rounded down)
+ * says another number, or `warnAtMs` comes, whichever is first. The number changes once what is
+ * left falls below a whole unit: a millisecond past the boundary. A timer due on the boundary
+ * itself may run with exactly a whole unit left (a clock that moves in whole milliseconds), which
+ * still reads as that unit; waiting a whole unit from there left the words a unit behind another
+ * line on the same task (a Tasks row and its detail) for a minute.
+ */
+export function nextTurnIn(endMs: number, unitMs: number, at: number, warnAtMs = NaN): number {
+  const turn = ((endMs - at) % unitMs) + 1;
+  return warnAtMs > at ? Math.min(turn, warnAtMs - at) : turn;
 }

@@ -1,5 +1,6 @@
 import type { InboundTask, InboxItem, OutboundTaskView } from '../../app/contract/host-api.js';
 import { isRejectedSampling } from '../../app/contract/rejected-sampling.js';
+import { argumentsPreview } from '../../app/contract/request-preview.js';
 import { searchFolded, searchWords } from '../../app/contract/search-words.js';
 import { warningTime } from '../../app/contract/warning-time.js';
 import { asText, truncate } from '../components/format.js';
@@ -251,11 +252,15 @@ function outcomeWords(line: OutcomeLine): string {
   return `${line.action} ${line.fields.map((field) => `${field.title} ${field.value}`).join(' ')}`;
 }
 
+/** How much of a tool call's arguments its Tasks row (its line and that line's tooltip) and its search hold at most. */
+export const TASK_ARGUMENTS_CHARS = 600;
+
 /**
  * Whether a row passes the filters; the text's words must all appear in its title, server,
  * status (as the protocol and as the badge and the words under it say it: "Waiting for you",
  * "Cancelled by the server"), ids, outcome, or the other words its row shows: its kind and
- * direction, "changed by you", "by the Assistant", a running task's status message. `waiting` is
+ * direction, "changed by you", "by the Assistant", a running task's status message, a tool call's
+ * arguments (as its row's line holds them: `topic: "rust"`). `waiting` is
  * what the Inbox waits on (`waitingTasks`), for the choice "Waiting for you" and that badge.
  */
 export function matchesTask(
@@ -288,7 +293,9 @@ export function matchesTask(
     item.direction === 'received' ? 'Received' : 'Requested',
     item.edited ? CHANGED_BY_YOU : '',
     item.outbound?.origin ? BY_THE_ASSISTANT : '',
-    item.running && !(waits && item.inbound) ? ((item.inbound?.task ?? item.outbound?.task)?.statusMessage ?? '') : ''
+    item.running && !(waits && item.inbound) ? ((item.inbound?.task ?? item.outbound?.task)?.statusMessage ?? '') : '',
+    // A tool call's arguments, as its row's line and tooltip hold them: what tells calls of one tool apart.
+    item.kind === 'tool-call' ? (argumentsPreview(item.outbound?.arguments, TASK_ARGUMENTS_CHARS) ?? '') : ''
   ].join('\n');
   const haystack = searchFolded(
     `${item.title}\n${item.serverName}\n${item.status}\n${said}\n${meta}\n${item.taskId}\n${item.key}\n${outcomeWords(itemOutcome(item))}`

@@ -17,7 +17,13 @@ import type { LiveStream } from '../store/desk-state.js';
 import type { OutcomeLine } from './outcome-summary.js';
 import { KIND_WORDS } from '../components/kind-words.js';
 import { fetchedRowWords } from './fetched-words.js';
-import { itemOutcome, receivedRowTitle, WAITING_FOR_YOU_LABEL, type TaskItem } from './task-items.js';
+import {
+  itemOutcome,
+  receivedRowTitle,
+  TASK_ARGUMENTS_CHARS,
+  WAITING_FOR_YOU_LABEL,
+  type TaskItem
+} from './task-items.js';
 import { CHANGED_BY_YOU } from './sent-and-ran-request.js';
 import { BY_THE_ASSISTANT } from '../components/call-origin.js';
 import { LiveWriting } from './live-writing.js';
@@ -30,9 +36,6 @@ export const TASK_COLUMNS = ['Task', 'Kind', 'Server', 'Status', 'Created', 'Kep
  * under the task's title instead, so that its Kept and Outcome are in sight without scrolling.
  */
 export const WIDE_ONLY_COLUMNS: ReadonlySet<(typeof TASK_COLUMNS)[number]> = new Set(['Kind', 'Server', 'Created']);
-
-/** How much of a tool call's arguments its row's line (and that line's tooltip) holds at most. */
-const PREVIEW_TOOLTIP_CHARS = 600;
 
 /** One task as a table row: its status (and who cancelled it), progress or the text its model writes, and its actions. */
 export const TaskRow = memo(function TaskRow({
@@ -68,7 +71,7 @@ export const TaskRow = memo(function TaskRow({
   // as two lines of the cell hold (styles.css, `.task-preview`), cut there by the browser rather
   // than at a count of characters, which left a narrow cell "durationMs:…"; the tooltip has more.
   const preview =
-    item.kind === 'tool-call' ? argumentsPreview(item.outbound?.arguments, PREVIEW_TOOLTIP_CHARS) : undefined;
+    item.kind === 'tool-call' ? argumentsPreview(item.outbound?.arguments, TASK_ARGUMENTS_CHARS) : undefined;
   // A received task that waits on the person says so in its badge ("Waiting for you"): the
   // message Taskdesk gave its server for that ("Waiting for your answer in the Inbox") would say it
   // twice. A requested task's message is its server's own words, and stays.

@@ -51,6 +51,16 @@ function requested(extra: Partial<OutboundTaskView>): OutboundTaskView {
 const search = (text: string) => ({ ...NO_TASK_FILTER, text });
 
 describe('the Tasks screen’s rows', () => {
+  it('finds a tool call by the arguments its row shows, as History’s search does', () => {
+    const call = requestedItem(
+      requested({ toolName: 'simulate-research-query', arguments: { topic: 'rust', ambiguous: true } })
+    );
+    assert.ok(matchesTask(call, search('rust')));
+    assert.ok(matchesTask(call, search('topic: "rust"')));
+    assert.ok(matchesTask(call, search('rust ambiguous simulate-research-query')));
+    assert.ok(!matchesTask(call, search('python')));
+  });
+
   it('says who cancelled a task once, under its badge: its outcome is "No result", and a search finds both', () => {
     const cancelled = requestedItem(requested({ state: 'cancelled', cancelledBy: 'you' }));
     assert.deepEqual(itemOutcome(cancelled), { muted: 'No result' });

@@ -7,6 +7,10 @@ import { endLabel } from '../history/cancelled-label.js';
  * within a sentence: its first letter only in lower case ("cancelled by Taskdesk", a name kept).
  */
 export function lastCallStatus(entry: HistorySummary): string {
-  const label = endLabel(entry) ?? statusLabel(entry.status);
+  return lowerFirst(endLabel(entry) ?? statusLabel(entry.status));
+}
+
+/** A badge's words within a sentence: "Waiting for you" as "waiting for you". */
+export function lowerFirst(label: string): string {
   return `${label.charAt(0).toLowerCase()}${label.slice(1)}`;
 }

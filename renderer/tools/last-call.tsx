@@ -1,7 +1,9 @@
 import { useEffect, useState } from 'react';
 import type { HistorySummary } from '../../app/contract/host-api.js';
 import { DateTime } from '../components/date-time.js';
-import { lastCallStatus } from './last-call-status.js';
+import { lastCallStatus, lowerFirst } from './last-call-status.js';
+import { statusLabel } from '../components/status-words.js';
+import { toolTaskWaitsOnYou, WAITING_FOR_YOU_LABEL } from '../tasks/task-items.js';
 import { useDesk, useDeskState } from '../shell/desk-context.js';
 import { requestedTaskKey, taskDetailHref } from '../components/task-address.js';
 import { isTerminal } from '../store/task-status.js';
@@ -71,14 +73,19 @@ const NONE: ReadonlyMap<string, HistorySummary> = new Map();
  * what was waiting for them.
  */
 export function LastCallLine({ entry }: { entry: HistorySummary }) {
+  // A task still running says where it stands now, in its badge's words ("Waiting for you" while
+  // its server's question waits on the person), as its card and its row on Tasks do: History's
+  // record said "input required" beside a card that said "Waiting for you".
   const running = useDeskState((state) => {
     const task = entry.id.startsWith(REQUESTED) ? state.outbound[entry.id.slice(REQUESTED.length)] : undefined;
-    return task !== undefined && !isTerminal(task.state);
+    if (task === undefined || isTerminal(task.state)) return undefined;
+    return toolTaskWaitsOnYou(task, state.inbox) ? WAITING_FOR_YOU_LABEL : statusLabel(task.state);
   });
+  const status = running === undefined ? lastCallStatus(entry) : lowerFirst(running);
   return (
     <p className="muted small-text tool-last-call">
-      Last called at <DateTime iso={entry.createdAt} />: {lastCallStatus(entry)} —{' '}
-      {running ? (
+      Last called at <DateTime iso={entry.createdAt} />: {status} —{' '}
+      {running !== undefined ? (
         <a href={taskDetailHref(entry.id)}>see it on Tasks</a>
       ) : (
         <a href={historyHref(entry.id)}>see it in History</a>

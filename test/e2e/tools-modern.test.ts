@@ -163,6 +163,10 @@ describe('the desk with a 2026-07-28 server over stdio (tasks extension)', () =>
     // so alike ("Input required" on the card read as another state than the row's).
     await card.locator('[data-status="input_required"]', { hasText: 'Waiting for you' }).waitFor();
     assert.equal(await form.locator('.started-task .status').textContent(), 'Waiting for you');
+    // And the tool's "Last called" line, which said History's "input required".
+    await page
+      .locator('li.tool[data-tool="ask-name"] .tool-last-call', { hasText: /: waiting for you — see it on Tasks$/ })
+      .waitFor();
     const outboundId = await card.getAttribute('data-outbound-id');
     const sections = page.getByRole('navigation', { name: 'Sections' });
     await sections.getByRole('link', { name: 'Tasks', exact: true }).click();

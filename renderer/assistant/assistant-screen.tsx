@@ -130,8 +130,9 @@ export function AssistantScreen({
             </p>
           ) : providerCount === 0 ? (
             <p className="notice-no-provider">
-              A chat needs a model: add one under <a href="#providers">LLM providers</a> (OpenAI with your key, or a
-              local OpenAI-compatible server such as Ollama or llama.cpp), then start with + New chat.
+              A chat needs a model: add one under <a href="#providers">LLM providers</a> (OpenAI with your key, a model
+              file on this computer, or a local OpenAI-compatible server such as Ollama or llama.cpp), then start with +
+              New chat.
             </p>
           ) : (
             <p className="notice-no-provider">

@@ -496,6 +496,8 @@ describe('Taskdesk in headless Chromium, over browser mode, against the real cor
     assert.equal(await page.getByRole('button', { name: '+ New chat' }).isDisabled(), true);
     const notice = page.locator('.notice-no-provider');
     await notice.getByText(/A chat needs a model/).waitFor();
+    // Every kind of provider the form offers, the one that needs no other program included.
+    assert.match((await notice.textContent()) ?? '', /OpenAI with your key, a model file on this computer, or a local/);
     await notice.getByRole('link', { name: 'LLM providers' }).click();
     await page.locator('#heading-providers').waitFor();
     assert.equal(await page.evaluate(() => location.hash), '#providers');

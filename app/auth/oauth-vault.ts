@@ -23,6 +23,12 @@ export interface OAuthRecord {
   preregistered?: boolean;
   /** A scope the user configured for a pre-registered client (used when the server names none). */
   scope?: string;
+  /**
+   * Set by `auth.setClient`: the pre-registered client signs in without a browser (client
+   * credentials grant). Its `client.issuer`, once set, is the only authorization server its
+   * secret goes to.
+   */
+  clientCredentials?: boolean;
   tokens?: OAuthTokens;
   /** When `tokens` were saved (ms since the epoch): their `expires_in` counts from then. */
   tokensSavedAt?: number;

@@ -18,6 +18,12 @@ import { networkFailureText } from '../mcp/network-failure.js';
 import { openLoopbackRedirect, type LoopbackRedirect, type RedirectOutcome } from './loopback-redirect.js';
 import { subjectOf } from './token-subject.js';
 import { revokeSignIn, sameIssuer } from './token-revocation.js';
+import {
+  clientCredentialsRefusedText,
+  clientCredentialsRequest,
+  grantNotOfferedText,
+  otherIssuerText
+} from './client-credentials.js';
 import type { OAuthGrant, OAuthRecord, OAuthVault } from './oauth-vault.js';
 
 export { REGISTERED_REDIRECT_URI };
@@ -160,6 +166,11 @@ export class ServerOAuth implements OAuthClientProvider {
   readonly #stepUps = new Map<string, number>();
   /** The scope the last authorization asked for (tokens often do not say what they were granted). */
   #lastScope: string | undefined;
+  /**
+   * Why the client credentials sign-in made before a connection (see {@link grant}) failed: the
+   * connection's first 401 answers with it instead of asking the authorization server again.
+   */
+  #signInBeforeConnectFailed: Error | undefined;
   /** A refresh ahead of expiry under way (see {@link REFRESH_AHEAD_MS}); while set, no sign-in may start. */
   #refreshingAhead: Promise<void> | undefined;
   #aheadFailedAt: number | undefined;
@@ -199,9 +210,21 @@ export class ServerOAuth implements OAuthClientProvider {
     return this.#view && { ...this.#view };
   }
 
-  /** The grant of the stored sign-in, if any. */
+  /**
+   * The grant of the stored sign-in, if any. A client that signs in without a browser (client
+   * credentials) and holds no token signs in first, so that the connection made next is bound to
+   * its grant from the start; if that fails, the connection's first 401 is answered with why.
+   */
   async grant(): Promise<OAuthGrant | undefined> {
     await this.load();
+    this.#signInBeforeConnectFailed = undefined;
+    if (this.#record.clientCredentials && !this.#record.tokens && !this.#pending) {
+      try {
+        await this.authorize({});
+      } catch (error) {
+        this.#signInBeforeConnectFailed = error instanceof Error ? error : new Error(String(error));
+      }
+    }
     return this.#record.grant && { ...this.#record.grant };
   }
 
@@ -226,7 +249,9 @@ export class ServerOAuth implements OAuthClientProvider {
   /** When the token in hand expires, if it is due for a refresh ahead now; undefined otherwise. */
   #refreshDue(): number | undefined {
     const { tokens, tokensSavedAt } = this.#record;
-    if (!tokens?.refresh_token || tokens.expires_in === undefined || tokensSavedAt === undefined) return undefined;
+    // A client that signs in without a browser needs no refresh token: it asks for a new token.
+    if (!tokens?.refresh_token && !this.#record.clientCredentials) return undefined;
+    if (!tokens || tokens.expires_in === undefined || tokensSavedAt === undefined) return undefined;
     // A sign-in, a 401's refresh or a step-up under way will bring new tokens anyway.
     if (this.#pending || this.#authorizing || this.#noRefresh) return undefined;
     const now = this.#now();
@@ -325,7 +350,9 @@ export class ServerOAuth implements OAuthClientProvider {
 
   // --- OAuthClientProvider -------------------------------------------------------------
 
-  get redirectUrl(): string {
+  /** None for a client that signs in without a browser: the SDK's `auth()` then asks for a token directly. */
+  get redirectUrl(): string | undefined {
+    if (this.#record.clientCredentials) return undefined;
     return this.#pending?.loopback.redirectUri ?? REGISTERED_REDIRECT_URI;
   }
 
@@ -334,6 +361,13 @@ export class ServerOAuth implements OAuthClientProvider {
   }
 
   get clientMetadata(): OAuthClientMetadata {
+    if (this.#record.clientCredentials)
+      return {
+        client_name: 'Taskdesk',
+        redirect_uris: [],
+        grant_types: ['client_credentials'],
+        ...(this.#record.scope !== undefined && { scope: this.#record.scope })
+      };
     // The SDK's type lacks `application_type` (OpenID Connect Registration); it is sent as given.
     const metadata: OAuthClientMetadata & { application_type: string } = {
       client_name: 'Taskdesk',
@@ -349,6 +383,24 @@ export class ServerOAuth implements OAuthClientProvider {
 
   state(): string {
     return randomBytes(24).toString('base64url');
+  }
+
+  /**
+   * The token request of a client that signs in without a browser (undefined otherwise: the
+   * SDK then exchanges an authorization code). The scope is the one challenged (`wanted`), else
+   * the one configured, else what the server's metadata lists, as an authorization request's
+   * is. Refused before any secret is sent when the authorization server lists grant types
+   * without client credentials.
+   */
+  prepareTokenRequest(scope?: string, wanted?: string): URLSearchParams | undefined {
+    if (!this.#record.clientCredentials) return undefined;
+    const discovery = this.#discovery;
+    const issuer = discovery?.authorizationServerMetadata?.issuer ?? String(discovery?.authorizationServerUrl ?? '');
+    const notOffered = grantNotOfferedText(issuer, discovery?.authorizationServerMetadata);
+    if (notOffered !== undefined) throw new Error(notOffered);
+    return clientCredentialsRequest(
+      wanted ?? scope ?? discovery?.resourceMetadata?.scopes_supported?.join(' ') ?? undefined
+    );
   }
 
   clientInformation(): OAuthClientInformationMixed | undefined {
@@ -387,6 +439,14 @@ export class ServerOAuth implements OAuthClientProvider {
   }
 
   saveDiscoveryState(state: OAuthDiscoveryState): void {
+    // A client's credentials go only to the authorization server it belongs to (the SDK's
+    // `expectedIssuer`): checked here, before any request to it, in words.
+    const client = this.#record.client;
+    const pinned = this.#record.clientCredentials ? client?.issuer : undefined;
+    if (client && pinned !== undefined) {
+      const other = otherIssuerText(this.#options.serverName, client.client_id, pinned, state.authorizationServerUrl);
+      if (other !== undefined) throw new Error(other);
+    }
     const issuer = state.authorizationServerMetadata?.issuer;
     // An authorization server named by protected resource metadata must be the issuer its
     // metadata names. Without that metadata (the 2025-03-26 fallback: the server's own origin
@@ -469,6 +529,11 @@ export class ServerOAuth implements OAuthClientProvider {
   async authorize(challenge: { resourceMetadataUrl?: URL; scope?: string }): Promise<void> {
     await this.load();
     if (this.#pending) throw this.#signInRequired();
+    const failedBefore = this.#signInBeforeConnectFailed;
+    if (failedBefore !== undefined) {
+      this.#signInBeforeConnectFailed = undefined;
+      throw failedBefore;
+    }
     // A refresh ahead under way: its tokens, once they come, are what this 401 wants (a second
     // refresh with the same refresh token would be refused where tokens rotate).
     const ahead = this.#refreshingAhead;
@@ -524,6 +589,7 @@ export class ServerOAuth implements OAuthClientProvider {
     );
     this.#stepUps.clear();
     this.#generation += 1;
+    this.#signInBeforeConnectFailed = undefined;
     const { tokens, grant, client } = this.#record;
     await this.#update(({ tokens: _tokens, grant: _grant, tokensSavedAt: _at, ...rest }) => rest);
     this.#setView({ status: 'signed-out' });
@@ -546,18 +612,31 @@ export class ServerOAuth implements OAuthClientProvider {
    * Stores a client the user registered by hand (its secret stays in the key store). A sign-in
    * under way with the previous client is dropped, and so are the tokens it issued.
    */
-  async setClient(client: { clientId: string; clientSecret?: string; scope?: string }): Promise<void> {
+  async setClient(client: {
+    clientId: string;
+    clientSecret?: string;
+    scope?: string;
+    /** Signs in without a browser (client credentials): needs the secret. */
+    clientCredentials?: boolean;
+    /** The authorization server the client belongs to: its credentials go nowhere else. */
+    issuer?: string;
+  }): Promise<void> {
     await this.load();
+    if (client.clientCredentials && client.clientSecret === undefined)
+      throw new Error('Signing in without a browser needs the client secret.');
     const issuer = this.#closeForNewClient();
-    await this.#update(({ tokens: _tokens, grant: _grant, ...rest }) => ({
+    await this.#update(({ tokens: _tokens, grant: _grant, tokensSavedAt: _at, clientCredentials: _cc, ...rest }) => ({
       ...rest,
       preregistered: true,
       client: {
         client_id: client.clientId,
         ...(client.clientSecret !== undefined && { client_secret: client.clientSecret }),
-        redirect_uris: [REGISTERED_REDIRECT_URI]
+        redirect_uris: client.clientCredentials ? [] : [REGISTERED_REDIRECT_URI],
+        // Stamped as the SDK stamps what it registers: a client stamped for one authorization server is never sent to another.
+        ...(client.issuer !== undefined && { issuer: client.issuer })
       },
-      ...(client.scope !== undefined ? { scope: client.scope } : {})
+      ...(client.scope !== undefined ? { scope: client.scope } : {}),
+      ...(client.clientCredentials && { clientCredentials: true })
     }));
     this.#setView(this.#notWaitingView(issuer));
   }
@@ -566,7 +645,9 @@ export class ServerOAuth implements OAuthClientProvider {
   async forgetClient(): Promise<void> {
     await this.load();
     const issuer = this.#closeForNewClient();
-    await this.#update(({ tokens: _t, grant: _g, client: _c, preregistered: _p, scope: _s, ...rest }) => rest);
+    await this.#update(
+      ({ tokens: _t, grant: _g, client: _c, preregistered: _p, scope: _s, clientCredentials: _cc, ...rest }) => rest
+    );
     this.#setView(this.#notWaitingView(issuer));
   }
 
@@ -579,6 +660,7 @@ export class ServerOAuth implements OAuthClientProvider {
     );
     this.#codeVerifier = undefined;
     this.#stepUps.clear();
+    this.#signInBeforeConnectFailed = undefined;
     return issuer;
   }
 
@@ -634,13 +716,59 @@ export class ServerOAuth implements OAuthClientProvider {
         throw error;
       }
     };
+    const generation = this.#generation;
+    let result: Awaited<ReturnType<typeof auth>>;
     try {
-      const provider = this.#providerFor({ generation: this.#generation, ahead: call.ahead === true });
-      return await auth(provider, { serverUrl: this.#options.serverUrl, ...options, fetchFn });
+      const provider = this.#providerFor({
+        generation,
+        ahead: call.ahead === true,
+        ...(options.scope !== undefined && { scope: options.scope })
+      });
+      result = await auth(provider, { serverUrl: this.#options.serverUrl, ...options, fetchFn });
     } catch (error) {
       const words = unreachable !== undefined ? this.#unreachableText(unreachable, error) : undefined;
-      throw words !== undefined ? new SignInUnreachableError(words, { cause: error }) : error;
+      if (words !== undefined) throw new SignInUnreachableError(words, { cause: error });
+      const client = this.#record.client;
+      if (
+        this.#record.clientCredentials &&
+        client &&
+        error instanceof OAuthError &&
+        CLIENT_REFUSED.has(error.errorCode)
+      )
+        // Not as its cause: the connection's words would then be those of a server wanting another credential.
+        // eslint-disable-next-line preserve-caught-error -- its words say all the refusal said
+        throw new Error(clientCredentialsRefusedText(client.client_id, `${error.errorCode}: ${error.message}`));
+      throw error;
     }
+    if (result === 'AUTHORIZED' && this.#record.clientCredentials && generation === this.#generation)
+      await this.#noteClientCredentialsGrant();
+    return result;
+  }
+
+  /**
+   * A client that signs in without a browser was given a token: the grant is its own (the
+   * client is who signs in), and the card says it is signed in. A new token for the same grant
+   * changes nothing.
+   */
+  async #noteClientCredentialsGrant(): Promise<void> {
+    const { tokens, client, grant: held } = this.#record;
+    if (!tokens || !client) return;
+    const grant: OAuthGrant = {
+      issuer: tokens.issuer ?? client.issuer ?? String(this.#discovery?.authorizationServerUrl ?? ''),
+      clientId: client.client_id,
+      resource: this.#discovery?.resourceMetadata?.resource ?? this.#options.serverUrl
+    };
+    const subject = subjectOf(tokens);
+    if (subject !== undefined) grant.subject = subject;
+    const same =
+      held !== undefined &&
+      held.issuer === grant.issuer &&
+      held.clientId === grant.clientId &&
+      held.resource === grant.resource &&
+      held.subject === grant.subject;
+    if (!same) await this.#update((record) => ({ ...record, grant }));
+    if (same && this.#view?.status === 'signed-in') return;
+    this.#setView({ status: 'signed-in', issuer: grant.issuer, ...(subject !== undefined && { subject }) });
   }
 
   /**
@@ -649,7 +777,7 @@ export class ServerOAuth implements OAuthClientProvider {
    * (`ahead`) neither keeps a PKCE verifier nor starts a sign-in, which the SDK would on a failed
    * refresh, and which is left to the server's 401 (another call's sign-in is untouched).
    */
-  #providerFor(call: { generation: number; ahead: boolean }): OAuthClientProvider {
+  #providerFor(call: { generation: number; ahead: boolean; scope?: string }): OAuthClientProvider {
     const current = () => call.generation === this.#generation;
     const provider: Omit<OAuthClientProvider, 'redirectUrl' | 'clientMetadata'> = {
       state: () => this.state(),
@@ -669,6 +797,7 @@ export class ServerOAuth implements OAuthClientProvider {
       },
       codeVerifier: () => this.codeVerifier(),
       invalidateCredentials: (scope) => this.invalidateCredentials(scope),
+      prepareTokenRequest: (scope) => this.prepareTokenRequest(scope, call.scope),
       discoveryState: () => this.discoveryState(),
       saveDiscoveryState: (state) => this.saveDiscoveryState(state),
       redirectToAuthorization: async (url) => {
@@ -806,9 +935,13 @@ export class ServerOAuth implements OAuthClientProvider {
   }
 
   #setView(view: SignInView): void {
-    const { registeredClientId: _old, ...rest } = view;
+    const { registeredClientId: _old, clientCredentials: _cc, ...rest } = view;
     const client = this.#record.preregistered ? this.#record.client?.client_id : undefined;
-    this.#view = { ...rest, ...(client !== undefined && { registeredClientId: client }) };
+    this.#view = {
+      ...rest,
+      ...(client !== undefined && { registeredClientId: client }),
+      ...(client !== undefined && this.#record.clientCredentials === true && { clientCredentials: true as const })
+    };
     this.#options.onChange({ ...this.#view });
   }
 }

@@ -33,7 +33,9 @@ export const SignInViewSchema = z.object({
   /** The client id the person registered by hand (`auth.setClient`), until `auth.forgetClient`. */
   registeredClientId: z.string().optional(),
   /** After Sign out: whether the authorization server revoked the sign-in (see {@link revocationText}). */
-  revocation: SignInRevocationSchema.optional()
+  revocation: SignInRevocationSchema.optional(),
+  /** The client registered by hand signs in without a browser (the client credentials grant). */
+  clientCredentials: z.literal(true).optional()
 });
 export type SignInView = z.infer<typeof SignInViewSchema>;
 
@@ -44,12 +46,28 @@ export const SignInStartSchema = z.discriminatedUnion('type', [
 ]);
 export type SignInStart = z.infer<typeof SignInStartSchema>;
 
-/** A client registered by hand with the server's authorization server (no dynamic registration). */
-export const PreRegisteredClientSchema = z.object({
-  serverId: z.string(),
-  clientId: z.string().min(1),
-  /** Kept in the key store; never shown back. */
-  clientSecret: z.string().min(1).optional(),
-  /** Asked for when the server names no scope. */
-  scope: z.string().optional()
-});
+/**
+ * A client registered by hand with the server's authorization server (no dynamic registration).
+ *
+ * With `clientCredentials`, Taskdesk signs in as the client itself, without a browser (OAuth
+ * client credentials grant, the MCP client credentials extension): a secret is then required.
+ * The secret goes only to the authorization server `issuer` names; without one, to the one the
+ * first sign-in that succeeds used (it is remembered with the client from then on).
+ */
+export const PreRegisteredClientSchema = z
+  .object({
+    serverId: z.string(),
+    clientId: z.string().min(1),
+    /** Kept in the key store; never shown back. */
+    clientSecret: z.string().min(1).optional(),
+    /** Asked for when the server names no scope. */
+    scope: z.string().optional(),
+    /** Sign in without a browser, as the client itself (grant_type=client_credentials). */
+    clientCredentials: z.boolean().optional(),
+    /** The authorization server (its issuer URL) the client is registered with: its credentials go there only. */
+    issuer: z.url({ protocol: /^https?$/ }).optional()
+  })
+  .refine((client) => client.clientCredentials !== true || client.clientSecret !== undefined, {
+    message: 'Signing in without a browser needs the client secret.',
+    path: ['clientSecret']
+  });

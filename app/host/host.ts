@@ -716,6 +716,7 @@ export class Host {
         config: (serverId) => this.#registry.get(serverId),
         // A sign-out is the person's: what its disconnect ends is said to be ended by the sign-out.
         disconnect: (serverId) => this.#disconnect(serverId, 'person', 'signed-out'),
+        connect: (serverId) => this.connect(serverId),
         serverView: (server) => this.#serverView(server),
         audit: this.audit
       }),

@@ -13,6 +13,8 @@ export interface ServerSignInParts {
   config(serverId: string): ServerConfig | undefined;
   /** Disconnects a server the person signed out of (a disconnect the person asked for). */
   disconnect(serverId: string): Promise<ServerView>;
+  /** Connects a server once it signed in without a browser (as a browser sign-in's completion does). */
+  connect(serverId: string): Promise<ServerView>;
   serverView(config: ServerConfig): ServerView;
   /** Where what the person did is recorded (never a token, a secret or the sign-in page's address). */
   audit: AuditSink;
@@ -43,8 +45,11 @@ export class ServerSignIn {
       try {
         await oauth.authorize({});
         const issuer = oauth.view?.issuer;
-        if (!signedInBefore && oauth.view?.status === 'signed-in')
+        if (!signedInBefore && oauth.view?.status === 'signed-in') {
           this.#record(serverId, 'server.signed-in', { ...(issuer !== undefined && { issuer }), browser: false });
+          // Signed in without a browser (client credentials): connected now, as a browser sign-in is once it completes.
+          if (oauth.view.clientCredentials === true) await this.#parts.connect(serverId);
+        }
         return { type: 'signed-in' };
       } catch (error) {
         if (!(error instanceof SignInRequiredError)) throw this.#startFailed(serverId, error);
@@ -75,10 +80,16 @@ export class ServerSignIn {
     await oauth.setClient({
       clientId: client.clientId,
       ...(client.clientSecret !== undefined && { clientSecret: client.clientSecret }),
-      ...(client.scope !== undefined && { scope: client.scope })
+      ...(client.scope !== undefined && { scope: client.scope }),
+      ...(client.clientCredentials === true && { clientCredentials: true }),
+      ...(client.issuer !== undefined && { issuer: client.issuer })
     });
     // The client id names the registration; its secret stays in the key store.
-    this.#record(client.serverId, 'server.oauth-client-set', { clientId: client.clientId });
+    this.#record(client.serverId, 'server.oauth-client-set', {
+      clientId: client.clientId,
+      ...(client.clientCredentials === true && { withoutBrowser: true }),
+      ...(client.issuer !== undefined && { issuer: client.issuer })
+    });
   }
 
   async cancelSignIn(serverId: string): Promise<void> {

@@ -10,12 +10,19 @@ import { useDesk } from '../shell/desk-context.js';
  * registered there by hand (its id, a secret if it has one, a scope), and the redirect URI to
  * register it with. The secret goes to the key store and is never shown back; the next
  * sign-in uses this client.
+ *
+ * Or, for a machine-to-machine client, sign-in without a browser (OAuth client credentials):
+ * the secret is then required, and the client signs in by itself whenever the server connects.
+ * Its secret goes only to the sign-in service named here, or, left empty, to the one the first
+ * sign-in used.
  */
 export function RegisteredClientForm({ server }: { server: ServerView }) {
   const { client, announce } = useDesk();
   const [clientId, setClientId] = useState(server.state.auth?.registeredClientId ?? '');
   const [clientSecret, setClientSecret] = useState('');
   const [scope, setScope] = useState('');
+  const [withoutBrowser, setWithoutBrowser] = useState(server.state.auth?.clientCredentials === true);
+  const [issuer, setIssuer] = useState('');
   const { failure, fail, clear } = useFailure();
   /**
    * The client id this form saved: "Saved" is said while it is the client the server signs in
@@ -31,11 +38,17 @@ export function RegisteredClientForm({ server }: { server: ServerView }) {
         serverId: server.id,
         clientId: clientId.trim(),
         ...(clientSecret !== '' && { clientSecret }),
-        ...(scope.trim() !== '' && { scope: scope.trim() })
+        ...(scope.trim() !== '' && { scope: scope.trim() }),
+        ...(withoutBrowser && { clientCredentials: true }),
+        ...(withoutBrowser && issuer.trim() !== '' && { issuer: issuer.trim() })
       });
       setClientSecret('');
       setSaved(clientId.trim());
-      announce(`${server.name} signs in with client ${clientId.trim()} from now on.`);
+      announce(
+        withoutBrowser
+          ? `${server.name} signs in with client ${clientId.trim()} from now on, without a browser.`
+          : `${server.name} signs in with client ${clientId.trim()} from now on.`
+      );
     } catch (error) {
       fail('The client was not saved.', error);
     }
@@ -50,10 +63,32 @@ export function RegisteredClientForm({ server }: { server: ServerView }) {
           void save();
         }}
       >
-        <p className="field-hint">
-          Register Taskdesk there as a native app with the redirect URI <code>{REGISTERED_REDIRECT_URI}</code> (any
-          port: Taskdesk listens on one of its own for each sign-in), then enter the client it gives you.
-        </p>
+        {withoutBrowser ? (
+          <p className="field-hint">
+            Enter the client ID and secret the sign-in service gave you for this machine. Taskdesk signs in with them
+            whenever it connects, with no sign-in page.
+          </p>
+        ) : (
+          <p className="field-hint">
+            Register Taskdesk there as a native app with the redirect URI <code>{REGISTERED_REDIRECT_URI}</code> (any
+            port: Taskdesk listens on one of its own for each sign-in), then enter the client it gives you.
+          </p>
+        )}
+        <FieldFrame
+          name="client-credentials"
+          label="Sign in without a browser (client credentials)"
+          hint="For a client registered for a machine, not a person. Needs the client secret."
+          checkbox
+        >
+          {(wiring) => (
+            <input
+              {...wiring}
+              type="checkbox"
+              checked={withoutBrowser}
+              onChange={(event) => setWithoutBrowser(event.target.checked)}
+            />
+          )}
+        </FieldFrame>
         <FieldFrame name="client-id" label="Client ID" required>
           {(wiring) => (
             <input
@@ -70,8 +105,9 @@ export function RegisteredClientForm({ server }: { server: ServerView }) {
         </FieldFrame>
         <FieldFrame
           name="client-secret"
-          label="Client secret (if it has one)"
+          label={withoutBrowser ? 'Client secret' : 'Client secret (if it has one)'}
           hint="Kept in the key store, never shown again."
+          required={withoutBrowser}
         >
           {(wiring) => (
             <input
@@ -80,9 +116,30 @@ export function RegisteredClientForm({ server }: { server: ServerView }) {
               autoComplete="off"
               value={clientSecret}
               onChange={(event) => setClientSecret(event.target.value)}
+              required={withoutBrowser}
+              aria-required={withoutBrowser ? 'true' : undefined}
             />
           )}
         </FieldFrame>
+        {withoutBrowser ? (
+          <FieldFrame
+            name="client-issuer"
+            label="Sign-in service address (if you know it)"
+            hint="The secret is sent there only. Left empty, it is sent only to the service the first sign-in used."
+          >
+            {(wiring) => (
+              <input
+                {...wiring}
+                type="url"
+                autoComplete="off"
+                spellCheck={false}
+                placeholder="https://"
+                value={issuer}
+                onChange={(event) => setIssuer(event.target.value)}
+              />
+            )}
+          </FieldFrame>
+        ) : null}
         <FieldFrame name="client-scope" label="Scope (if the server names none)">
           {(wiring) => (
             <input
@@ -97,11 +154,19 @@ export function RegisteredClientForm({ server }: { server: ServerView }) {
         </FieldFrame>
         <ActionError failure={failure} onDismiss={clear} />
         <div className="actions">
-          <button type="submit" className="primary" disabled={clientId.trim() === ''}>
+          <button
+            type="submit"
+            className="primary"
+            disabled={clientId.trim() === '' || (withoutBrowser && clientSecret === '')}
+          >
             Save client
           </button>
           {saved !== undefined && saved === server.state.auth?.registeredClientId ? (
-            <span className="muted">Saved: the next sign-in uses this client.</span>
+            <span className="muted">
+              {server.state.auth.clientCredentials
+                ? 'Saved: Sign in (or Connect) uses this client, without a browser.'
+                : 'Saved: the next sign-in uses this client.'}
+            </span>
           ) : null}
         </div>
       </form>

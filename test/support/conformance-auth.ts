@@ -23,13 +23,23 @@ interface AuthContext {
   client_secret?: string;
 }
 
-/** Runs one auth scenario against the mock server known to `host` as `serverId`. */
-export async function runAuthScenario(host: Host, serverId: string, context: AuthContext | undefined): Promise<void> {
+/**
+ * Runs one auth scenario against the mock server known to `host` as `serverId`; with
+ * `clientCredentials` (the extension's `auth/client-credentials-*` scenarios), the client the
+ * suite gives signs in without a browser, as the person chooses on the registered-client form.
+ */
+export async function runAuthScenario(
+  host: Host,
+  serverId: string,
+  context: AuthContext | undefined,
+  options: { clientCredentials?: boolean } = {}
+): Promise<void> {
   if (context?.client_id) {
     await host.call('auth.setClient', {
       serverId,
       clientId: context.client_id,
-      ...(context.client_secret !== undefined && { clientSecret: context.client_secret })
+      ...(context.client_secret !== undefined && { clientSecret: context.client_secret }),
+      ...(options.clientCredentials === true && { clientCredentials: true })
     });
   }
   const signIns = { left: MAX_SIGN_INS };

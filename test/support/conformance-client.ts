@@ -168,7 +168,8 @@ const authRun: ScenarioRun = (host) =>
     SERVER_ID,
     process.env.MCP_CONFORMANCE_CONTEXT === undefined
       ? undefined
-      : (JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT) as { client_id?: string; client_secret?: string })
+      : (JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT) as { client_id?: string; client_secret?: string }),
+    { clientCredentials: process.env.MCP_CONFORMANCE_SCENARIO?.startsWith('auth/client-credentials-') === true }
   );
 
 /** Starts a host with the mock server, connects it, runs the scenario and closes the host. */

@@ -12,6 +12,13 @@
  * wrong client secret at the token endpoint with `invalid_client`.
  * Access tokens are JWT-shaped (unsigned; only this server reads them) with the user as `sub`.
  * Tokens can be revoked (RFC 7009, the SDK's revocation endpoint) unless `revocation` is false.
+ *
+ * With `clientCredentials`, the authorization server also lists and answers the client
+ * credentials grant (RFC 6749 §4.4) for a client registered by hand that authenticates with
+ * HTTP Basic (`client_secret_basic`): the token is the client's own (its id is `sub`), with no
+ * refresh token. Every request to the authorization server is kept, to look for a secret where
+ * it must not go; the protected resource metadata can be made to name another authorization
+ * server (`authorizationServerOf`).
  */
 import http from 'node:http';
 import { randomBytes, randomUUID } from 'node:crypto';
@@ -79,6 +86,14 @@ export interface OAuthTestServers {
   taskStatus(taskId: string, status: string): Promise<void>;
   /** Registers a client as a person does by hand on the authorization server's site. */
   registerClient(client: { clientId: string; clientSecret?: string }): void;
+  /** How many client credentials grants were answered with a token. */
+  readonly clientCredentialsGrants: number;
+  /** How many requests reached the authorization server carrying `text` (in a header, decoded Basic credentials, or the body). */
+  requestsCarrying(text: string): number;
+  /** How many token requests the authorization server received, of any grant, answered or refused. */
+  readonly tokenRequests: number;
+  /** The authorization server the MCP server's protected resource metadata names (its own, unless set). */
+  authorizationServerOf: string;
   /** Makes every access token issued so far invalid (the next request gets a 401). */
   expireAccessTokens(): void;
   /** Makes every refresh token invalid too (a refresh then fails with invalid_grant). */
@@ -125,6 +140,10 @@ export async function startOAuthTestServers(
     revocation?: boolean;
     /** The MCP server of each new session, in place of the protected server's `whoami` and the rest. */
     mcpServer?: () => McpServer;
+    /** Lists and answers the client credentials grant (with `client_secret_basic`). */
+    clientCredentials?: boolean;
+    /** How long access tokens are said to live (`expires_in`, seconds; default an hour). */
+    tokenLifetime?: number;
   } = {}
 ): Promise<OAuthTestServers> {
   const asHttp = http.createServer();
@@ -147,8 +166,13 @@ export async function startOAuthTestServers(
     failRevocations: false,
     failRefreshes: false,
     revokeOnToolCalls: 0,
-    toolCallsReached: 0
+    toolCallsReached: 0,
+    clientCredentialsGrants: 0,
+    tokenRequests: 0,
+    authorizationServerOf: issuer
   };
+  /** Every request to the authorization server: its headers (Basic credentials decoded) and body. */
+  const asRequests: string[] = [];
   const revocations: OAuthTestServers['revocations'] = [];
   const refusedByMethod = new Map<string, number>();
   let held: Array<() => void> | undefined;
@@ -162,21 +186,25 @@ export async function startOAuthTestServers(
   };
   const statusWaiters = new Set<{ taskId: string; status: string; resolve: () => void }>();
 
-  const issue = (grant: Grant): OAuthTokens => {
+  const lifetime = options.tokenLifetime ?? 3600;
+  const issue = (grant: Grant, refresh = true): OAuthTokens => {
     const header = Buffer.from(JSON.stringify({ alg: 'none', typ: 'at+jwt' })).toString('base64url');
     const payload = Buffer.from(
       JSON.stringify({ iss: issuer, sub: grant.subject, jti: randomUUID(), aud: mcpUrl })
     ).toString('base64url');
     const accessToken = `${header}.${payload}.`;
-    const refreshToken = randomBytes(24).toString('base64url');
-    issuedTokens.push(accessToken, refreshToken);
-    accessTokens.set(accessToken, { ...grant, expiresAt: Math.floor(Date.now() / 1000) + 3600 });
-    refreshTokens.set(refreshToken, grant);
+    issuedTokens.push(accessToken);
+    accessTokens.set(accessToken, { ...grant, expiresAt: Math.floor(Date.now() / 1000) + lifetime });
+    const refreshToken = refresh ? randomBytes(24).toString('base64url') : undefined;
+    if (refreshToken !== undefined) {
+      issuedTokens.push(refreshToken);
+      refreshTokens.set(refreshToken, grant);
+    }
     return {
       access_token: accessToken,
       token_type: 'bearer',
-      expires_in: 3600,
-      refresh_token: refreshToken,
+      expires_in: lifetime,
+      ...(refreshToken !== undefined && { refresh_token: refreshToken }),
       scope: grant.scopes.join(' ')
     };
   };
@@ -309,12 +337,92 @@ export async function startOAuthTestServers(
   };
 
   const asApp = createMcpExpressApp({ host: '127.0.0.1' }) as ExpressApp;
+  // Read here, before the SDK's handlers (whose body parser then leaves it be): every request is
+  // kept, and the client credentials grant, which the SDK's token handler does not know, answered.
+  asApp.use((req: ExpressRequest & http.IncomingMessage, res: ExpressResponse, next: () => void) => {
+    void (async () => {
+      const chunks: Buffer[] = [];
+      for await (const chunk of req) chunks.push(chunk as Buffer);
+      const text = Buffer.concat(chunks).toString('utf8');
+      const basic = /^Basic\s+(\S+)$/i.exec(req.headers.authorization ?? '')?.[1];
+      const credentials = basic === undefined ? undefined : Buffer.from(basic, 'base64').toString('utf8');
+      asRequests.push(`${req.method} ${req.url}\n${JSON.stringify(req.headers)}\n${credentials ?? ''}\n${text}`);
+      const form = new URLSearchParams(text);
+      if (text !== '')
+        req.body = (req.headers['content-type'] ?? '').includes('json')
+          ? (JSON.parse(text) as unknown)
+          : Object.fromEntries(form);
+      if (req.method === 'POST' && req.url === '/token') state.tokenRequests += 1;
+      if (req.method !== 'POST' || req.url !== '/token' || form.get('grant_type') !== 'client_credentials') {
+        next();
+        return;
+      }
+      const refuse = (status: number, error: string, description: string) =>
+        res
+          .status(status)
+          .type('json')
+          .send(JSON.stringify({ error, error_description: description }));
+      if (!options.clientCredentials)
+        return refuse(400, 'unsupported_grant_type', 'The client credentials grant is not supported');
+      const colon = credentials?.indexOf(':') ?? -1;
+      const clientId = credentials !== undefined && colon > 0 ? decodeURIComponent(credentials.slice(0, colon)) : '';
+      const secret = credentials !== undefined && colon > 0 ? decodeURIComponent(credentials.slice(colon + 1)) : '';
+      const client = clients.get(clientId);
+      if (!client?.client_secret || client.client_secret !== secret)
+        return refuse(401, 'invalid_client', 'Invalid client credentials');
+      state.clientCredentialsGrants += 1;
+      const resource = form.get('resource');
+      const scope = form.get('scope');
+      const tokens = issue(
+        {
+          clientId,
+          subject: clientId,
+          scopes: scope ? scope.split(' ') : [],
+          ...(resource !== null && URL.canParse(resource) && { resource: new URL(resource) })
+        },
+        false
+      );
+      res.status(200).type('json').send(JSON.stringify(tokens));
+    })().catch((error: unknown) => {
+      if (!res.headersSent) res.status(500).send(String(error));
+    });
+  });
+  const asMetadata = createOAuthMetadata({
+    provider,
+    issuerUrl: new URL(issuer),
+    scopesSupported: ['mcp', 'offline_access']
+  });
+  if (options.clientCredentials) {
+    asMetadata.grant_types_supported = [...(asMetadata.grant_types_supported ?? []), 'client_credentials'];
+    asMetadata.token_endpoint_auth_methods_supported = [
+      'client_secret_basic',
+      ...(asMetadata.token_endpoint_auth_methods_supported ?? [])
+    ];
+    asApp.get(
+      '/.well-known/oauth-authorization-server',
+      (_req, res) => void res.status(200).type('json').send(JSON.stringify(asMetadata))
+    );
+  }
   asApp.get('/consent', (req, res) => approve(String(req.query.id), res));
   asApp.get('/deny', (req, res) => deny(String(req.query.id), res));
   asApp.use(mcpAuthRouter({ provider, issuerUrl: new URL(issuer), scopesSupported: ['mcp', 'offline_access'] }));
   asHttp.on('request', asApp);
 
   const mcpApp = createMcpExpressApp({ host: '127.0.0.1' }) as ExpressApp;
+  mcpApp.get(
+    getOAuthProtectedResourceMetadataUrl(new URL(mcpUrl)).replace(/^https?:\/\/[^/]+/, ''),
+    (_req, res) =>
+      void res
+        .status(200)
+        .type('json')
+        .send(
+          JSON.stringify({
+            resource: mcpUrl,
+            authorization_servers: [state.authorizationServerOf],
+            scopes_supported: ['mcp']
+          })
+        )
+  );
   mcpApp.use(
     mcpAuthMetadataRouter({
       oauthMetadata: createOAuthMetadata({
@@ -394,6 +502,19 @@ export async function startOAuthTestServers(
     },
     get signIns() {
       return state.signIns;
+    },
+    get clientCredentialsGrants() {
+      return state.clientCredentialsGrants;
+    },
+    get tokenRequests() {
+      return state.tokenRequests;
+    },
+    requestsCarrying: (text) => asRequests.filter((request) => request.includes(text)).length,
+    get authorizationServerOf() {
+      return state.authorizationServerOf;
+    },
+    set authorizationServerOf(url: string) {
+      state.authorizationServerOf = url;
     },
     issuedTokens,
     taskStatus: (taskId, status) => new Promise<void>((resolve) => void statusWaiters.add({ taskId, status, resolve })),

@@ -1,0 +1,92 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import type { Browser, Locator, Page } from 'playwright-core';
+import type { BrowserServer } from '../../app/browser/browser-server.js';
+import { createHost, type Host } from '../../app/host/host.js';
+import { tempDir } from '../support/host-fixture.js';
+import { startOAuthTestServers, type OAuthTestServers } from '../support/oauth-test-servers.js';
+import { buildRenderer, openDesk, openToolForm } from './renderer-build.js';
+
+/**
+ * Choosing sign-in without a browser (OAuth client credentials) on the registered-client form,
+ * in headless Chromium against the real core: Sign in then connects the server with no sign-in
+ * page, against a local authorization server that answers the client credentials grant.
+ */
+describe('signing in without a browser from the Desk (client credentials)', () => {
+  let built: Awaited<ReturnType<typeof buildRenderer>>;
+  let servers: OAuthTestServers;
+  let data: ReturnType<typeof tempDir>;
+  let host: Host;
+  let server: BrowserServer;
+  let browser: Browser;
+  let page: Page;
+  let card: Locator;
+  const pageErrors: string[] = [];
+  let pagesOpened = 0;
+
+  before(async () => {
+    built = await buildRenderer();
+    servers = await startOAuthTestServers({ consent: 'page', clientCredentials: true });
+    servers.registerClient({ clientId: 'machine', clientSecret: 'machine-secret' });
+    data = tempDir('taskdesk-oauth-cc-e2e-');
+    host = createHost({
+      dataDir: data.dir,
+      autoConnect: false,
+      servers: [{ id: 'protected', name: 'Protected', transport: { type: 'http', url: servers.mcpUrl } }]
+    });
+    ({ server, browser, page } = await openDesk(host, built.dir, pageErrors, {
+      viewport: { width: 1280, height: 1400 }
+    }));
+    page.context().on('page', () => (pagesOpened += 1));
+    await page.getByRole('link', { name: 'Servers' }).click();
+    card = page.locator('li[data-server-id="protected"]');
+  });
+
+  after(async () => {
+    await browser?.close();
+    await server?.close();
+    await host?.close();
+    await servers?.close();
+    data?.remove();
+    built?.remove();
+  });
+
+  it('offers the choice on the registered-client form, which then needs the secret', async () => {
+    await card.getByRole('button', { name: 'Connect Protected' }).click();
+    await card.getByText(`Protected asks you to sign in at ${servers.issuer} before you use it.`).waitFor();
+    await card.getByText('Use a client you registered').click();
+    const form = card.locator('.registered-client form');
+    const choice = form.getByLabel('Sign in without a browser (client credentials)');
+    assert.equal(await choice.isChecked(), false);
+    assert.equal(await form.getByLabel('Sign-in service address (if you know it)').count(), 0);
+    await choice.check();
+    await form.getByText('Taskdesk signs in with them whenever it connects, with no sign-in page.').waitFor();
+    assert.equal(await form.getByText('http://127.0.0.1/callback').count(), 0, 'no redirect URI to register');
+    await form.getByLabel('Client ID').fill('machine');
+    const save = form.getByRole('button', { name: 'Save client' });
+    assert.equal(await save.isDisabled(), true, 'not without the secret');
+    assert.equal(await form.getByLabel(/^Client secret( \*)?$/).getAttribute('aria-required'), 'true');
+    await form.getByLabel(/^Client secret( \*)?$/).fill('machine-secret');
+    await form.getByLabel('Sign-in service address (if you know it)').fill(servers.issuer);
+    await save.click();
+    await form.getByText('Saved: Sign in (or Connect) uses this client, without a browser.').waitFor();
+    assert.equal(await form.getByLabel(/^Client secret( \*)?$/).inputValue(), '', 'the secret is not kept in the form');
+  });
+
+  it('signs in and connects with no sign-in page, and the tool call goes with the client token', async () => {
+    await card.getByRole('button', { name: 'Sign in to Protected' }).click();
+    await card
+      .getByText(`Signed in as machine at ${servers.issuer} with the client you registered (machine)`)
+      .waitFor();
+    await card.locator('[data-status="ready"]').waitFor();
+    assert.equal(pagesOpened, 0, 'no page opened');
+    assert.equal(servers.signIns, 0, 'no authorization code asked for');
+    assert.equal(servers.clientCredentialsGrants, 1);
+    await card.getByRole('button', { name: 'Tools of Protected' }).click();
+    const tools = page.getByRole('region', { name: 'Tools' });
+    const form = await openToolForm(tools, 'whoami');
+    await form.getByRole('button', { name: 'Call tool' }).click();
+    await form.locator('.call-result').getByText('{"subject":"machine"}').waitFor();
+    assert.deepEqual(pageErrors, []);
+  });
+});

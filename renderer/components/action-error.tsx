@@ -97,8 +97,8 @@ export function correctingFailure(count: number, noun: 'field' | 'answer' = 'fie
 
 /**
  * The words of an {@link ActionError}'s button that hides it, on every screen: not "Dismiss",
- * which an Inbox card's own button says (it answers the server, and cannot be undone), so a
- * message reads the same on the Tools screen and in the Inbox.
+ * which an Inbox card's own button says (it answers the server, undone only for a few seconds),
+ * so a message reads the same on the Tools screen and in the Inbox.
  */
 export const HIDE_MESSAGE = 'Hide message';
 

@@ -4,8 +4,9 @@ import type { Answering } from './use-answer.js';
 
 /**
  * The Decline and Dismiss answers an elicitation (form or URL) always offers: MCP's `decline`
- * (the person said no) and `cancel` (dismissed without a choice). Both answer the server at
- * once; "Dismiss" rather than "Cancel", which in every dialog means "close, nothing happens".
+ * (the person said no) and `cancel` (dismissed without a choice). Both answer the server once
+ * their undo window has passed (in the Inbox; see `HeldAnswers`), at once elsewhere; "Dismiss"
+ * rather than "Cancel", which in every dialog means "close, nothing happens".
  *
  * What sets them apart is written beside them, not in a tooltip that keyboard and touch users
  * never see; each button is described by its half of it.

@@ -1,5 +1,9 @@
 import { createContext, useContext, useEffect, useRef, type RefObject } from 'react';
 import { useDesk } from '../shell/desk-context.js';
+import { UNDO_WINDOW_MS } from '../store/held-answers.js';
+
+/** The undo window, in seconds, as the keys' help and the live region say it. */
+const UNDO_SECONDS = Math.round(UNDO_WINDOW_MS / 1000);
 
 /** The Inbox's keys, as the help dialog lists them. */
 const KEYS: Array<[string, string]> = [
@@ -10,6 +14,7 @@ const KEYS: Array<[string, string]> = [
   ['a', 'Approve or submit the item'],
   ['d', 'Decline or reject the item'],
   ['x', 'Dismiss a question: no choice made, the server may ask again'],
+  ['u', `Undo the last Decline, Reject or Dismiss, in the ${UNDO_SECONDS} seconds before it is sent`],
   ['?', 'Show these keys']
 ];
 
@@ -21,8 +26,14 @@ const KEYS: Array<[string, string]> = [
 const FROM_THE_TOP =
   'When no item has the focus yet (as when you open the Inbox), Enter, o, a, d and x go to the first item; press a, d or x again there to act on it.';
 
+/**
+ * A question's card that is shown: not one hidden while its answer waits out its undo window
+ * (its line, with Undo, stands in its place).
+ */
+export const LIVE_CARD = '[data-inbox-id]:not([hidden] *)';
+
 /** The Inbox's cards, in the order shown: a request waiting for the person, then each question. */
-const CARD = '[data-exchange-id], [data-inbox-id]';
+const CARD = `[data-exchange-id], ${LIVE_CARD}`;
 
 /**
  * What a key pressed on the Inbox's heading left to do: the card it put the focus on
@@ -73,10 +84,13 @@ function typing(target: EventTarget | null): boolean {
 export function InboxKeys({
   list,
   active,
-  onHint
+  onHint,
+  onUndo
 }: {
   list: RefObject<HTMLDivElement | null>;
   active: boolean;
+  /** Takes back the answer held last (see `HeldAnswers`); false when there is none to take back. */
+  onUndo: () => boolean;
   /** Shows a {@link KeyHint} on its card, or none (undefined): it goes with the next key, or as the focus leaves the card. */
   onHint: (hint: KeyHint | undefined) => void;
 }) {
@@ -192,6 +206,10 @@ export function InboxKeys({
           }
           break;
         }
+        case 'u':
+          if (!onUndo())
+            announce(`Nothing to undo: a Decline, Reject or Dismiss can be undone for ${UNDO_SECONDS} seconds.`);
+          break;
         case '?':
           help.current?.showModal();
           break;
@@ -207,7 +225,7 @@ export function InboxKeys({
       document.removeEventListener('focusin', onFocus);
       clearHint();
     };
-  }, [active, list, announce, onHint]);
+  }, [active, list, announce, onHint, onUndo]);
 
   return (
     <dialog ref={help} className="keys-help" aria-labelledby="keys-help-title">

@@ -1,10 +1,20 @@
-import { Fragment, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import {
+  Fragment,
+  useCallback,
+  useEffect,
+  useLayoutEffect,
+  useMemo,
+  useRef,
+  useState,
+  useSyncExternalStore
+} from 'react';
 import type { InboxItem } from '../../app/contract/host-api.js';
 import { NotificationsControl } from '../shell/desk-notifications.js';
 import { FailedRunNotices } from './failed-runs.js';
 import { useDesk, useDeskState } from '../shell/desk-context.js';
 import { InboxItemCard } from './inbox-item-card.js';
-import { InboxKeys, KeyHintContext, type KeyHint } from './inbox-keys.js';
+import { InboxKeys, KeyHintContext, LIVE_CARD, type KeyHint } from './inbox-keys.js';
+import { HeldAnswerLine } from './held-answer-line.js';
 import { LiveStreams } from './live-streams.js';
 import { DeskWelcome, InboxGuide } from './inbox-guide.js';
 import { InInbox } from './answer-place.js';
@@ -46,14 +56,18 @@ export function InboxScreen({
   // state changes often), so the effects below see a new list only when the cards change.
   const apartKey = earlierProcessIds(items, servers).join('\n');
   const apartIds = useMemo(() => new Set(apartKey === '' ? [] : apartKey.split('\n')), [apartKey]);
-  const inbox = useMemo(() => apartLast(items, apartIds), [items, apartIds]);
+  const shownItems = useMemo(() => apartLast(items, apartIds), [items, apartIds]);
+  const { store } = useDesk();
+  /** Answers in their undo window: each item's line stands in its card's place (the card is kept, hidden). */
+  const held = useSyncExternalStore(store.held.subscribe, store.held.getSnapshot);
+  /** The cards as the focus and the keys go through them: those not held. */
+  const inbox = useMemo(() => shownItems.filter((item) => !(item.id in held)), [shownItems, held]);
   const unloaded = useUnloadedWords('what waits for you');
   const lastAnswered = useDeskState((state) => state.lastAnswered);
-  const { store } = useDesk();
   // The card went with the answer: the line is the way on to the task the question was for.
   const answeredTask = useDeskState(answeredTaskKey);
   const exchangesWaiting = useDeskState((state) => Object.keys(state.waitingExchanges).length);
-  const empty = inbox.length === 0 && exchangesWaiting === 0;
+  const empty = shownItems.length === 0 && exchangesWaiting === 0;
   const [shown, setShown] = useState(INBOX_PAGE);
   /** What the key pressed on the heading left to do, shown on the card it went to. */
   const [keyHint, setKeyHint] = useState<KeyHint | undefined>(undefined);
@@ -75,7 +89,7 @@ export function InboxScreen({
    * card): its answer to review takes the focus when it comes, if the person has not moved on.
    */
   const approved = useRef<{ item: InboxItem; handedTo: Element } | undefined>(undefined);
-  const visible = inbox.slice(0, shown);
+  const visible = shownItems.slice(0, shown);
   // What the last answer did is said where it was given, not kept above whatever card comes next
   // on a later visit: leaving the Inbox clears it, and so does coming back (a line set meanwhile,
   // by a run's end or an answer given elsewhere, is not news of this visit). A card that goes
@@ -86,7 +100,7 @@ export function InboxScreen({
 
   // A link to a card (`#inbox/<id>`) puts the focus on it; one answered or withdrawn meanwhile
   // leaves it on the heading, which the screen focuses for an address without a card.
-  const index = openId === undefined ? -1 : inbox.findIndex((item) => item.id === openId);
+  const index = openId === undefined ? -1 : shownItems.findIndex((item) => item.id === openId);
   if (index >= shown) setShown(Math.ceil((index + 1) / INBOX_PAGE) * INBOX_PAGE);
   /** The address whose card took the focus: once for each, not followed as the list changes. */
   const opened = useRef<string | undefined>(undefined);
@@ -118,7 +132,7 @@ export function InboxScreen({
    * does until one comes (the link its server may ask for again, a moment later).
    */
   const focusAfterWaitingCard = useCallback(() => {
-    const first = list.current?.querySelector<HTMLElement>('[data-inbox-id]');
+    const first = list.current?.querySelector<HTMLElement>(LIVE_CARD);
     if (first) first.focus();
     else {
       // Called while React commits (the card's cleanup), when the heading's callback ref may be
@@ -213,10 +227,11 @@ export function InboxScreen({
       0,
       before.findIndex((item) => item.id === last)
     );
-    // Focus left with the card only if nothing else took it meanwhile.
-    if (document.activeElement && document.activeElement !== document.body && document.contains(document.activeElement))
-      return;
-    const cards = list.current?.querySelectorAll<HTMLElement>('[data-inbox-id]') ?? [];
+    // Focus left with the card only if nothing else took it meanwhile. A card held for its undo
+    // window is hidden, not gone: the focus in it is left behind too.
+    const active = document.activeElement;
+    if (active && active !== document.body && document.contains(active) && !active.closest('[hidden]')) return;
+    const cards = list.current?.querySelectorAll<HTMLElement>(LIVE_CARD) ?? [];
     const next = cards[Math.min(index, cards.length - 1)];
     // The line of what the answer did is over the cards: in sight with the next card, if it fits.
     // The host's word that the card went may come before the reply to the answer (see
@@ -235,6 +250,37 @@ export function InboxScreen({
     if (left?.kind === 'sampling-approval' && document.activeElement)
       approved.current = { item: left, handedTo: document.activeElement };
   }, [inbox, store]);
+
+  /** The item an Undo brought back: it takes the focus once its card shows again. */
+  const restoring = useRef<string | undefined>(undefined);
+  const undo = useCallback(
+    (id?: string) => {
+      const back = store.held.undo(id);
+      if (back) restoring.current = back.id;
+      return back !== undefined;
+    },
+    [store]
+  );
+  useLayoutEffect(() => {
+    const id = restoring.current;
+    if (id === undefined || id in held) return;
+    restoring.current = undefined;
+    const card = list.current?.querySelector<HTMLElement>(`[data-inbox-id="${CSS.escape(id)}"]`);
+    if (card) {
+      parked.current = false;
+      focusCard(card);
+    }
+  }, [held]);
+
+  // The page closing (a reload, the window closed): what the person declined or dismissed goes
+  // now, as they meant it to, rather than waiting for a window that will not end. The host
+  // call starts at once (a fetch in browser mode, an IPC message in the app) as the page goes;
+  // should it not get out, the question is only left unanswered, in the Inbox at the next open.
+  useEffect(() => {
+    const flush = () => store.held.flush();
+    window.addEventListener('pagehide', flush);
+    return () => window.removeEventListener('pagehide', flush);
+  }, [store]);
 
   return (
     <>
@@ -256,7 +302,7 @@ export function InboxScreen({
       <p className="muted small-text">
         Press <kbd>?</kbd> for the keys of the Inbox.
       </p>
-      <InboxKeys list={cards} active={active} onHint={setKeyHint} />
+      <InboxKeys list={cards} active={active} onHint={setKeyHint} onUndo={undo} />
       <LiveStreams onStopped={focusAfterStop} />
       {/* Not a live region: the answer was announced when it was sent. */}
       {lastAnswered ? (
@@ -295,20 +341,24 @@ export function InboxScreen({
                       will not fetch these answers.
                     </p>
                   ) : null}
-                  <InboxItemCard item={item} />
+                  {held[item.id] ? <HeldAnswerLine held={held[item.id]!} onUndo={undo} /> : null}
+                  {/* Kept, hidden, while its answer is held: Undo brings it back as it was, typing and all. */}
+                  <div className="inbox-slot" hidden={item.id in held}>
+                    <InboxItemCard item={item} />
+                  </div>
                 </Fragment>
               ))}
             </InInbox.Provider>
           </div>
         </KeyHintContext.Provider>
       </div>
-      {inbox.length > shown ? (
+      {shownItems.length > shown ? (
         <div className="actions">
           <p className="muted">
-            Showing {shown} of {inbox.length}.
+            Showing {shown} of {shownItems.length}.
           </p>
           <button type="button" className="inbox-show-more" onClick={() => setShown((count) => count + INBOX_PAGE)}>
-            Show {Math.min(INBOX_PAGE, inbox.length - shown)} more
+            Show {Math.min(INBOX_PAGE, shownItems.length - shown)} more
           </button>
         </div>
       ) : null}

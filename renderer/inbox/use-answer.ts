@@ -1,11 +1,13 @@
 import { useContext, useState } from 'react';
-import type { InboxAnswerInput, InboxItem } from '../../app/contract/host-api.js';
+import type { InboxAnswerInput, InboxItem, ServerView } from '../../app/contract/host-api.js';
 import { failureOf, useFailure, type FailureState } from '../components/action-error.js';
 import { toHostCallError, type HostCallError } from '../host-client.js';
 import { useDesk, useDeskState } from '../shell/desk-context.js';
 import { answerDelivery, answerSaid } from './answer-delivery.js';
 import { answerTaken } from './answer-taken.js';
 import { InInbox } from './answer-place.js';
+import { isHeldAction, UNDO_WINDOW_MS } from '../store/held-answers.js';
+import { heldWords } from './held-answer-line.js';
 
 /** What an approval says once taken, while its model runs, and once the model's answer went back. */
 export interface RunWords {
@@ -20,6 +22,9 @@ export interface Answering {
   failure: FailureState;
   /**
    * Sends the answer; resolves false when the host refused it (or one is on its way already).
+   * A Decline, Reject or Dismiss given in the Inbox is held for its undo window first (see
+   * `HeldAnswers`): it resolves true once held, and the host's refusal, should it come when the
+   * window ends, shows on the card as it would have.
    * `done` says what was done; {@link RunWords} when a model runs now, said until it ends.
    * `onRefused` may take the error (per-field messages) and return true; otherwise the card
    * says the answer was not sent, and why.
@@ -38,16 +43,24 @@ export function useAnswer(item: InboxItem): Answering {
   const inInbox = useContext(InInbox);
   const [busy, setBusy] = useState(false);
   const failure = useFailure();
-  const send: Answering['send'] = async (answer, done, onRefused) => {
-    // Submit, Decline and Cancel answer the same question: one answer at a time.
-    if (busy) return false;
+  /**
+   * Sends the answer to the host now; `held`: its undo window has ended (the Inbox said what it
+   * does as it was held: not said again).
+   */
+  const deliver = async (
+    answer: InboxAnswerInput,
+    done: string | RunWords,
+    onRefused: ((error: HostCallError) => boolean) | undefined,
+    held: boolean
+  ): Promise<boolean> => {
     failure.clear();
     setBusy(true);
     try {
       await client.call('inbox.answer', { id: item.id, answer });
       // Said aloud, and shown: the card goes at once, so the Inbox says what was sent where.
       // A task's answer the server is not there to fetch now is kept with the task: said so.
-      const delivery = answerDelivery(item, server);
+      // The server as it is now: a held answer goes seconds after it was given.
+      const delivery = answerDelivery(item, serverOf(store.getState().servers) ?? server);
       const words = typeof done === 'string' ? { running: done } : done;
       const said = answerSaid(item, answer.action, delivery, words.running);
       const run =
@@ -60,7 +73,7 @@ export function useAnswer(item: InboxItem): Answering {
             }
           : undefined;
       const taken = answerTaken(store, item, said, run, inInbox ? 'inbox' : 'elsewhere');
-      if (taken !== undefined) announce(taken);
+      if (taken !== undefined && !held) announce(taken);
       return true;
     } catch (thrown) {
       const refused = toHostCallError(thrown);
@@ -69,6 +82,24 @@ export function useAnswer(item: InboxItem): Answering {
     } finally {
       setBusy(false);
     }
+  };
+  const serverOf = (servers: readonly ServerView[]) => servers.find((candidate) => candidate.id === item.serverId);
+  const send: Answering['send'] = async (answer, done, onRefused) => {
+    // Submit, Decline and Cancel answer the same question: one answer at a time.
+    if (busy) return false;
+    // A Decline, Reject or Dismiss given in the Inbox waits out its undo window first (the
+    // Inbox shows it held, with Undo, in the card's place); the store sends it as it ends.
+    if (inInbox && isHeldAction(answer.action)) {
+      failure.clear();
+      const words = typeof done === 'string' ? done : done.running;
+      const said = answerSaid(item, answer.action, answerDelivery(item, server), words);
+      const held = store.held.hold({ id: item.id, action: answer.action, said }, () =>
+        deliver(answer, done, onRefused, true)
+      );
+      if (held) announce(`${said} ${heldWords(UNDO_WINDOW_MS)}`);
+      return held;
+    }
+    return deliver(answer, done, onRefused, false);
   };
   return { busy, failure, send };
 }

@@ -9,6 +9,7 @@ import { toHostCallError } from '../host-client.js';
 import { deskReducer, ENDED_RUNS_KEPT, historyKindOf, isEntryOf } from './desk-reducer.js';
 import { ended, requestTitle, withdrawnSentence } from '../components/request-title.js';
 import { initialDeskState, type DeskAction, type DeskSnapshot, type DeskState } from './desk-state.js';
+import { HeldAnswers } from './held-answers.js';
 
 /** Every host event, listed at runtime without loading the contract's zod schemas into the page. */
 const HOST_EVENTS = [
@@ -63,10 +64,20 @@ export class DeskStore {
   /** Tool calls already announced as waiting for approval (the event may come again for one). */
   readonly #announcedApprovals = new Set<string>();
   #unsubscribes: Array<() => void> = [];
+  /**
+   * The Inbox's Declines, Rejects and Dismisses in their undo window: each is sent when its
+   * window ends, whichever screen is shown; one whose item goes meanwhile is dropped.
+   */
+  readonly held: HeldAnswers;
 
   constructor(client: HostApiClient, options: DeskStoreOptions = {}) {
     this.client = client;
     this.#options = options;
+    this.held = new HeldAnswers({
+      setTimeout: (callback, ms) =>
+        (this.#options.setTimeout ?? ((run: () => void, wait: number) => window.setTimeout(run, wait)))(callback, ms),
+      clearTimeout: (handle) => this.#clearTimeout(handle)
+    });
   }
 
   readonly getState = (): DeskState => this.#state;
@@ -77,9 +88,12 @@ export class DeskStore {
   };
 
   dispatch(action: DeskAction): void {
-    const next = deskReducer(this.#state, action);
-    if (next === this.#state) return;
+    const previous = this.#state;
+    const next = deskReducer(previous, action);
+    if (next === previous) return;
     this.#state = next;
+    // A question that ended (withdrawn, expired, answered elsewhere) takes its held answer with it.
+    if (next.inbox !== previous.inbox) this.held.dropUnless((id) => next.inbox.some((item) => item.id === id));
     for (const listener of [...this.#listeners]) listener();
   }
 

@@ -203,8 +203,10 @@ describe('sampling policy, request editing and live text in the UI', () => {
       // Another provider clears the complaint.
       await approval.getByLabel('Provider').selectOption('fake');
       await error.waitFor({ state: 'hidden' });
+      const id = await approval.getAttribute('data-inbox-id');
       await approval.getByRole('button', { name: 'Reject' }).click();
-      await approval.waitFor({ state: 'detached' });
+      // Sent once its 5 s undo window has passed: the card is kept (hidden) until then.
+      await page.locator(`[data-inbox-id="${id}"]`).waitFor({ state: 'detached' });
     } finally {
       await fixture.host.call('providers.remove', { providerId: 'empty' });
     }
@@ -267,6 +269,8 @@ describe('sampling policy, request editing and live text in the UI', () => {
     // Cleared for the tests after: the answer rejected, the question declined.
     await review.getByRole('button', { name: 'Reject' }).click();
     await question.getByRole('button', { name: 'Decline' }).click();
+    // Both sent once their 5 s undo windows have passed: the cards are kept (hidden) until then.
+    await page.locator(`[data-inbox-id="${task.taskId}"]`).waitFor({ state: 'detached' });
     await question.waitFor({ state: 'detached' });
     assert.deepEqual(pageErrors, []);
   });

@@ -1,0 +1,151 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { ElicitResultSchema } from '@modelcontextprotocol/sdk/types.js';
+import type { Page } from 'playwright-core';
+import { peerServer, type PeerServer } from '../support/host-fixture.js';
+import { startDesk, type DeskFixture } from './desk-fixture.js';
+import { recordSaid, said, saidTimes } from './live-region.js';
+
+/** An ordinary (not task) form question with one text field, Note. */
+const ask = (message: string) => ({
+  method: 'elicitation/create' as const,
+  params: {
+    mode: 'form' as const,
+    message,
+    requestedSchema: { type: 'object' as const, properties: { note: { type: 'string' as const, title: 'Note' } } }
+  }
+});
+
+/** The inbox id of the card that holds focus (the card itself or a control in it). */
+const focusedCard = (page: Page) =>
+  page.evaluate(() => document.activeElement?.closest<HTMLElement>('[data-inbox-id]')?.dataset.inboxId);
+
+/**
+ * A Decline or Dismiss in the Inbox waits five seconds, its card replaced by a line with Undo,
+ * before it goes to the server: a stray key press is taken back, the card as it was.
+ */
+describe('Undo after Decline or Dismiss in the Inbox', () => {
+  let desk: DeskFixture;
+  let peer: PeerServer;
+
+  before(async () => {
+    peer = peerServer('undo-peer');
+    // The page's clock is driven here: the undo window passes when the test says, not in real time.
+    desk = await startDesk({ a: peer }, { beforeLoad: (page) => page.clock.install() });
+    await recordSaid(desk.page);
+  });
+
+  after(async () => {
+    await desk?.close();
+  });
+
+  /** Whether the host still has the question waiting: its answer has not been sent. */
+  const waiting = async (id: string) => (await desk.fixture.host.call('inbox.list', {})).some((item) => item.id === id);
+
+  it('holds a Decline for 5 seconds: Undo brings the card back with what was typed; declined again, it goes when the window ends', async () => {
+    const { page } = desk;
+    let answered = false;
+    const asked = peer.server.request(ask('Pick a shelf'), ElicitResultSchema).finally(() => (answered = true));
+    const card = page.getByRole('article', { name: 'Pick a shelf' });
+    await card.waitFor();
+    const id = (await card.getAttribute('data-inbox-id'))!;
+    await card.getByLabel('Note').fill('Top shelf');
+
+    await card.getByRole('button', { name: 'Decline' }).click();
+    // The card gives its place to a line with Undo; the server has no answer, and the host still waits on it.
+    const line = page.locator(`.inbox-held[data-held-id="${id}"]`);
+    await line.waitFor();
+    assert.equal(await line.textContent(), 'Declined Server a’s question “Pick a shelf”. Undo');
+    assert.equal(await card.isVisible(), false);
+    await page.clock.fastForward(4_000);
+    assert.equal(await waiting(id), true);
+    assert.equal(answered, false);
+    await saidTimes(page, /^Declined Server a’s question “Pick a shelf”\. You can undo it for 5 seconds: press u\.$/);
+
+    await line.getByRole('button', { name: 'Undo' }).click();
+    await card.waitFor();
+    assert.equal(await line.count(), 0);
+    assert.equal(await card.getByLabel('Note').inputValue(), 'Top shelf');
+    assert.equal(await focusedCard(page), id);
+    // Taken back: its window passing sends nothing.
+    await page.clock.fastForward(10_000);
+    assert.equal(await waiting(id), true);
+    assert.equal(answered, false);
+
+    await card.getByRole('button', { name: 'Decline' }).click();
+    await line.waitFor();
+    await page.clock.fastForward(4_000);
+    assert.equal(await waiting(id), true);
+    await page.clock.fastForward(1_000);
+    assert.equal((await asked).action, 'decline');
+    await card.waitFor({ state: 'detached' });
+    await line.waitFor({ state: 'detached' });
+    await page
+      .locator('.inbox-answered')
+      .getByText(/^Declined Server a’s question “Pick a shelf”\.$/)
+      .waitFor();
+    assert.equal(await waiting(id), false);
+    // Said once as it was held (once more as it was held again), not again as it went.
+    const heard = (await said(page)).filter((text) => text.includes('“Pick a shelf”'));
+    assert.equal(heard.length, 2);
+    assert.deepEqual(desk.pageErrors, []);
+  });
+
+  it('takes back a Dismiss given with x when u is pressed, and sends it 5 seconds after x is pressed again', async () => {
+    const { page } = desk;
+    let answered = false;
+    const asked = peer.server.request(ask('Keep this note'), ElicitResultSchema).finally(() => (answered = true));
+    const card = page.getByRole('article', { name: 'Keep this note' });
+    await card.waitFor();
+    const id = (await card.getAttribute('data-inbox-id'))!;
+    await card.focus();
+
+    await page.keyboard.press('x');
+    const line = page.locator(`.inbox-held[data-held-id="${id}"]`);
+    await line.waitFor();
+    assert.equal(await line.textContent(), 'Dismissed Server a’s question “Keep this note”. Undo');
+    await page.clock.fastForward(2_000);
+    await page.keyboard.press('u');
+    await card.waitFor();
+    assert.equal(await focusedCard(page), id);
+    assert.equal(await page.evaluate(() => document.activeElement?.tagName), 'ARTICLE');
+    await page.clock.fastForward(10_000);
+    assert.equal(await waiting(id), true);
+    assert.equal(answered, false);
+
+    // u is in the keys' help.
+    await page.keyboard.press('?');
+    const help = page.locator('dialog.keys-help');
+    await help.getByText('Undo the last Decline, Reject or Dismiss, in the 5 seconds before it is sent').waitFor();
+    await page.keyboard.press('Escape');
+    await help.waitFor({ state: 'hidden' });
+
+    await card.focus();
+    await page.keyboard.press('x');
+    await line.waitFor();
+    await page.clock.fastForward(5_000);
+    assert.equal((await asked).action, 'cancel');
+    await card.waitFor({ state: 'detached' });
+    // Nothing held is left to undo.
+    await page.keyboard.press('u');
+    await saidTimes(page, /^Nothing to undo: a Decline, Reject or Dismiss can be undone for 5 seconds\.$/);
+    assert.deepEqual(desk.pageErrors, []);
+  });
+
+  it('sends a Decline still held at once when the page goes (a reload), rather than dropping it', async () => {
+    const { page } = desk;
+    const asked = peer.server.request(ask('Leave now'), ElicitResultSchema);
+    const card = page.getByRole('article', { name: 'Leave now' });
+    await card.waitFor();
+    const id = (await card.getAttribute('data-inbox-id'))!;
+    await card.getByRole('button', { name: 'Decline' }).click();
+    await page.locator(`.inbox-held[data-held-id="${id}"]`).waitFor();
+    assert.equal(await waiting(id), true);
+    await page.reload();
+    assert.equal((await asked).action, 'decline');
+    assert.equal(await waiting(id), false);
+    await page.locator('#heading-inbox').waitFor();
+    assert.equal(await page.locator(`[data-inbox-id="${id}"]`).count(), 0);
+    assert.deepEqual(desk.pageErrors, []);
+  });
+});

@@ -1,6 +1,6 @@
 import type { InboundTask, InboxItem, PlainCallView, ServerView } from '../../app/contract/host-api.js';
 import type { OutboundTaskView } from '../../app/contract/outbound-tasks.js';
-import { listed, runningWork, stoppingWords, waitingWords, type RunningWork } from './restart-words.js';
+import { listed, runningWork, workEndsClauses, type RunningWork } from './restart-words.js';
 
 /**
  * What a Disconnect (or a Remove) ends of a server's work: counts of each kind. What a restart
@@ -65,11 +65,7 @@ export function restartSaveWords(name: string, work: RunningWork): string[] | un
  * word of the process started at the next Connect: there is none. Undefined when nothing is under way.
  */
 export function workEndsSentence(work: DisconnectWork): string | undefined {
-  const waiting = waitingWords(work);
-  const parts = [
-    ...(waiting !== undefined ? [`${waiting} waiting in the Inbox will be withdrawn`] : []),
-    ...stoppingWords(work)
-  ];
+  const parts = workEndsClauses(work);
   if (parts.length === 0) return undefined;
   const first = listed(parts);
   return `${first.charAt(0).toUpperCase()}${first.slice(1)}.`;

@@ -126,16 +126,26 @@ export function stoppingWords(work: Pick<RunningWork, 'calls' | 'modelRuns' | 't
 }
 
 /**
+ * What a close of the server ends of the work under way, clause by clause, in the order every
+ * screen says them: "1 question waiting in the Inbox will be withdrawn", "1 running call will
+ * stop". The Disconnect, Remove and Save confirmations and the note above Save share them, so
+ * that the note and the dialog behind it say the same in the same words.
+ */
+export function workEndsClauses(
+  work: Pick<RunningWork, 'questions' | 'modelRequests' | 'calls' | 'modelRuns' | 'tasks'>
+): string[] {
+  const waiting = waitingWords(work);
+  return [
+    ...(waiting !== undefined ? [`${waiting} waiting in the Inbox will be withdrawn`] : []),
+    ...stoppingWords(work)
+  ];
+}
+
+/**
  * The line above the Edit form's Save when saving restarts a server with work under way:
  * "Saving restarts Everything: 1 running call will stop." Undefined when nothing would stop.
  */
 export function restartWords(name: string, work: RunningWork): string | undefined {
-  const waiting = waitingWords(work);
-  const clauses = [
-    ...stoppingWords(work),
-    ...(waiting === undefined ? [] : [`${waiting} in the Inbox will be withdrawn`])
-  ];
-  if (clauses.length === 0) return undefined;
-  const said = clauses.length === 1 ? clauses[0] : `${clauses.slice(0, -1).join(', ')}, and ${clauses.at(-1)}`;
-  return `Saving restarts ${name}: ${said}.`;
+  const clauses = workEndsClauses(work);
+  return clauses.length === 0 ? undefined : `Saving restarts ${name}: ${listed(clauses)}.`;
 }

@@ -529,11 +529,11 @@ export const ServerCard = memo(function ServerCard({
             type="button"
             aria-label={`Edit ${server.name}`}
             aria-expanded={editing}
-            {...busyProps(closing)}
+            // An open form can still be closed: only opening one waits for the Disconnect.
+            {...busyProps(closing && !editing)}
             onClick={() => {
-              if (closing) return;
               if (editing) void cancelEdit();
-              else setEditing(true);
+              else if (!closing) setEditing(true);
             }}
           >
             Edit…

@@ -162,6 +162,8 @@ describe('the Servers screen while a server disconnects, in headless Chromium ag
     await disconnecting.held;
     await card().getByRole('button', { name: 'Disconnecting Everything' }).waitFor();
     assert.equal(await save.getAttribute('aria-disabled'), 'true');
+    // Only opening a form waits for the Disconnect: the open one can still be closed.
+    assert.equal(await card().getByRole('button', { name: 'Edit Everything' }).getAttribute('aria-disabled'), null);
     await save.focus();
     await page.keyboard.press('Enter');
     // Enter in a field submits the form as Save does: refused the same.

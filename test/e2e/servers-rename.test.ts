@@ -87,7 +87,7 @@ describe('the Servers screen: saving a server with a call running', { skip: proc
     await note.waitFor();
     assert.equal(
       await note.textContent(),
-      'Saving restarts Everything renamed: 1 running call will stop, and 1 question in the Inbox will be withdrawn.'
+      'Saving restarts Everything renamed: 1 question waiting in the Inbox will be withdrawn and 1 running call will stop.'
     );
     const save = again.getByRole('button', { name: 'Save', exact: true });
     assert.equal(await save.getAttribute('aria-describedby'), await note.getAttribute('id'));
@@ -321,7 +321,7 @@ describe(
       await note.waitFor();
       assert.equal(
         await note.textContent(),
-        'Saving restarts Everything: 1 running call will stop, and 1 question in the Inbox will be withdrawn.'
+        'Saving restarts Everything: 1 question waiting in the Inbox will be withdrawn and 1 running call will stop.'
       );
       const save = form.getByRole('button', { name: 'Save', exact: true });
       // Said above Save, where it is read before Save is pressed.

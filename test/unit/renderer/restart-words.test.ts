@@ -145,7 +145,7 @@ describe('what a restart would stop', () => {
     // Tasks as the Disconnect and Remove confirmations say them: lost, not stopped.
     assert.equal(
       restartWords('Everything', { ...none, calls: 2, tasks: 1, questions: 3 }),
-      'Saving restarts Everything: 2 running calls will stop, 1 running task will be lost, and 3 questions in the Inbox will be withdrawn.'
+      'Saving restarts Everything: 3 questions waiting in the Inbox will be withdrawn, 2 running calls will stop and 1 running task will be lost.'
     );
     assert.equal(
       restartWords('Everything', { ...none, tasks: 2 }),
@@ -153,16 +153,16 @@ describe('what a restart would stop', () => {
     );
     assert.equal(
       restartWords('Everything', { ...none, questions: 1 }),
-      'Saving restarts Everything: 1 question in the Inbox will be withdrawn.'
+      'Saving restarts Everything: 1 question waiting in the Inbox will be withdrawn.'
     );
     // A model request waiting is no question: named as what it is.
     assert.equal(
       restartWords('Everything', { ...none, calls: 1, questions: 1, modelRequests: 2 }),
-      'Saving restarts Everything: 1 running call will stop, and 1 question and 2 model requests in the Inbox will be withdrawn.'
+      'Saving restarts Everything: 1 question and 2 model requests waiting in the Inbox will be withdrawn and 1 running call will stop.'
     );
     assert.equal(
       restartWords('Everything', { ...none, modelRequests: 1 }),
-      'Saving restarts Everything: 1 model request in the Inbox will be withdrawn.'
+      'Saving restarts Everything: 1 model request waiting in the Inbox will be withdrawn.'
     );
     assert.equal(
       restartWords('Everything', { ...none, modelRuns: 1 }),

@@ -262,6 +262,13 @@ export class Host {
    * the server (the sign-in then connects it as before), or the sign-in ends otherwise (failed, cancelled).
    */
   readonly #disconnectedInSignIn = new Set<string>();
+  /** Each server's connect on its way, until it is ready or has failed (see {@link connect}). */
+  readonly #connectsInFlight = new Map<string, { connecting: Promise<ServerView>; closes: number }>();
+  /**
+   * How many times each server's connection was closed (or a close asked for with none made
+   * yet): a connect that waited across one (for its secrets, its sign-in) makes no connection.
+   */
+  readonly #closes = new Map<string, number>();
   /**
    * Received tasks being ended because their stdio server's process went (see
    * {@link #endTasksOfProcess}), by task id, while their questions leave the Inbox: why, and
@@ -879,10 +886,31 @@ export class Host {
     return { restored, leftOpenWork };
   }
 
-  /** Connects a configured server; resolves when it is ready or has failed. */
-  async connect(serverId: string): Promise<ServerView> {
+  /**
+   * Connects a configured server; resolves when it is ready or has failed. A connect of a server
+   * whose connect is still on its way (reading its secrets, starting its sign-in) joins that one:
+   * a second connection would be left open with no owner.
+   */
+  connect(serverId: string): Promise<ServerView> {
+    const closes = this.#closes.get(serverId) ?? 0;
+    const inFlight = this.#connectsInFlight.get(serverId);
+    // One a close has overtaken since will make no connection: this connect is a new one.
+    if (inFlight && inFlight.closes === closes) return inFlight.connecting;
+    const connecting = this.#connect(serverId).finally(() => {
+      if (this.#connectsInFlight.get(serverId)?.connecting === connecting) this.#connectsInFlight.delete(serverId);
+    });
+    this.#connectsInFlight.set(serverId, { connecting, closes });
+    return connecting;
+  }
+
+  async #connect(serverId: string): Promise<ServerView> {
     const stored = this.#registry.get(serverId);
     if (!stored) throw new HostError(JsonRpcCode.InvalidParams, `Unknown server ${serverId}`);
+    // A close meanwhile (Disconnect, Remove, a sign-out, a restarting Save) ends this connect
+    // before it makes a connection: see `#closes`.
+    const closes = this.#closes.get(serverId) ?? 0;
+    const overtaken = () =>
+      this.#closing || (this.#closes.get(serverId) ?? 0) !== closes || this.#registry.get(serverId) === undefined;
     // Connected again: a sign-in it waits for connects it once completed, as before the Disconnect.
     this.#disconnectedInSignIn.delete(serverId);
     const existing = this.#connections.get(serverId);
@@ -907,10 +935,11 @@ export class Host {
     const oauth = this.#oauth.for(config);
     await oauth?.load();
     const grant = await oauth?.grant();
+    // Closed while this connect waited (for secrets, the PATH, a sign-in), by Taskdesk or by the
+    // person's act, or removed: nothing is started.
+    if (overtaken()) return this.#serverView(this.#registry.get(serverId) ?? stored);
     // Before anything of this connection can reach History or the task store.
     if (missing === undefined) this.#secretValues.noteConnecting(config, oauth);
-    // Closed while this connect waited (for secrets, the PATH, a sign-in): nothing is started.
-    if (this.#closing) return this.#serverView(stored);
     // What the server asks from now on is of this connection (and, over stdio, of its process).
     const connectedAt = this.clock.now();
     const connection = new ServerConnection({
@@ -1094,6 +1123,8 @@ export class Host {
    * any: what the close breaks off is said to be ended by it ({@link #endedByYourAct}).
    */
   async #closeConnection(serverId: string, by: ClosedBy | undefined, act: YourAct | undefined): Promise<void> {
+    // A connect still on its way makes no connection after this close.
+    this.#closes.set(serverId, (this.#closes.get(serverId) ?? 0) + 1);
     const connection = this.#connections.get(serverId);
     const status = connection?.state.status;
     // A call waiting for the server's sign-in ends with the act, connected or not: it is not sent

@@ -31,6 +31,7 @@ export function oauthFetch(oauth: ServerOAuth, base: FetchLike = (url, init) => 
         await oauth.authorize({ ...(resourceMetadataUrl && { resourceMetadataUrl }), ...(scope && { scope }) });
       return send();
     }
+    oauth.answeredWithoutSignIn();
     if (response.status === 403) {
       const { resourceMetadataUrl, scope, error } = extractWWWAuthenticateParams(response);
       if (error !== 'insufficient_scope') return response;

@@ -16,8 +16,12 @@ export interface OAuthSessionsOptions {
   now?: () => number;
   /** A server's sign-in view changed. */
   onChange(serverId: string, view: SignInView): void;
-  /** A server's sign-in completed; the host reconnects it, bound to the new grant. */
-  onSignedIn(serverId: string, grant: OAuthGrant): void;
+  /**
+   * A server's sign-in completed (in a browser, or without one: `how`); after one in a browser,
+   * or one without that changed the client of a connection (`reconnect`), the host reconnects it,
+   * bound to the new grant.
+   */
+  onSignedIn(serverId: string, grant: OAuthGrant, how: { browser: boolean; reconnect?: boolean }): void;
   /** A sign-in the person started failed, with why in words. */
   onSignInFailed?(serverId: string, reason: string): void;
 }
@@ -63,7 +67,7 @@ export class OAuthSessions {
       ...(this.#options.fetch && { fetch: this.#options.fetch }),
       ...(this.#options.now && { now: this.#options.now }),
       onChange: (view) => this.#options.onChange(config.id, view),
-      onSignedIn: (grant) => this.#options.onSignedIn(config.id, grant),
+      onSignedIn: (grant, how) => this.#options.onSignedIn(config.id, grant, how),
       onSignInFailed: (reason) => this.#options.onSignInFailed?.(config.id, reason)
     });
     this.#sessions.set(config.id, { url: transport.url, name: config.name, oauth });

@@ -1,5 +1,6 @@
 import type { OAuthClientInformationMixed, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
 import type { KeyStore } from '../sampling/key-store.js';
+import type { ClientKeyAlgorithm } from './client-credentials.js';
 
 /**
  * The authorization grant a server's tasks are bound to: which authorization server issued it,
@@ -24,11 +25,23 @@ export interface OAuthRecord {
   /** A scope the user configured for a pre-registered client (used when the server names none). */
   scope?: string;
   /**
+   * The client's `issuer` was given by the person (the form's sign-in service address), not
+   * recorded by its first sign-in: its secret may go there even when the server names no sign-in
+   * service, or one whose metadata cannot be read.
+   */
+  issuerGiven?: boolean;
+  /**
    * Set by `auth.setClient`: the pre-registered client signs in without a browser (client
    * credentials grant). Its `client.issuer`, once set, is the only authorization server its
    * secret goes to.
    */
   clientCredentials?: boolean;
+  /**
+   * Set by `auth.setClient` for a client that signs in without a browser with a private key in
+   * place of a secret (`private_key_jwt`, RFC 7523 §2.2): the key (PKCS#8 PEM) and the algorithm
+   * its assertions are signed with. Like the secret, it is kept here only.
+   */
+  clientKey?: { privateKey: string; algorithm: ClientKeyAlgorithm };
   tokens?: OAuthTokens;
   /** When `tokens` were saved (ms since the epoch): their `expires_in` counts from then. */
   tokensSavedAt?: number;

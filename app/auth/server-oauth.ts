@@ -1,5 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import { auth, type OAuthClientProvider, type OAuthDiscoveryState } from '@modelcontextprotocol/sdk/client/auth.js';
+import {
+  auth,
+  type AddClientAuthentication,
+  type OAuthClientProvider,
+  type OAuthDiscoveryState
+} from '@modelcontextprotocol/sdk/client/auth.js';
+import { createPrivateKeyJwtAuth } from '@modelcontextprotocol/sdk/client/auth-extensions.js';
 import type {
   OAuthClientInformationMixed,
   OAuthClientMetadata,
@@ -17,12 +23,17 @@ import { errorMessage } from '../core/errors.js';
 import { networkFailureText } from '../mcp/network-failure.js';
 import { openLoopbackRedirect, type LoopbackRedirect, type RedirectOutcome } from './loopback-redirect.js';
 import { subjectOf } from './token-subject.js';
-import { revokeSignIn, sameIssuer } from './token-revocation.js';
+import { revokeSignIn, sameIssuer, secureEnough } from './token-revocation.js';
 import {
   clientCredentialsRefusedText,
   clientCredentialsRequest,
+  clientPrivateKeyPem,
   grantNotOfferedText,
-  otherIssuerText
+  NoSignInServiceError,
+  otherIssuerText,
+  PLAIN_HTTP_ADDRESS_TEXT,
+  plainHttpText,
+  type ClientKeyAlgorithm
 } from './client-credentials.js';
 import type { OAuthGrant, OAuthRecord, OAuthVault } from './oauth-vault.js';
 
@@ -118,8 +129,15 @@ export interface ServerOAuthOptions {
   now?: () => number;
   /** The view changed (a sign-in is wanted, done, failed, or signed out). */
   onChange(view: SignInView): void;
-  /** A sign-in completed: the grant is stored; the host reconnects the server. */
-  onSignedIn(grant: OAuthGrant): void;
+  /**
+   * A sign-in completed: the grant is stored. After a sign-in in the browser the host reconnects
+   * the server; one without a browser (client credentials: `browser` false) was made on the way
+   * of a connection or a request, or by Sign in, which connects the server itself. Told once a
+   * sign-in, not for each new token that replaces one past its expiry. With `reconnect`, the
+   * client was changed while connected: the connection was made as the other client, and is made
+   * again (as after a browser sign-in).
+   */
+  onSignedIn(grant: OAuthGrant, how: { browser: boolean; reconnect?: boolean }): void;
   /** A sign-in the person started failed (refused, timed out, or the answer was not usable), with why. */
   onSignInFailed?(reason: string): void;
 }
@@ -171,6 +189,12 @@ export class ServerOAuth implements OAuthClientProvider {
    * connection's first 401 answers with it instead of asking the authorization server again.
    */
   #signInBeforeConnectFailed: Error | undefined;
+  /**
+   * The grant the server's connection was made with ({@link grant}), when it had one: a client
+   * that signs in without a browser and comes back with another grant (the client was changed
+   * while connected) is told as a sign-in that reconnects, as a browser sign-in is.
+   */
+  #boundGrant: OAuthGrant | undefined;
   /** A refresh ahead of expiry under way (see {@link REFRESH_AHEAD_MS}); while set, no sign-in may start. */
   #refreshingAhead: Promise<void> | undefined;
   #aheadFailedAt: number | undefined;
@@ -218,14 +242,23 @@ export class ServerOAuth implements OAuthClientProvider {
   async grant(): Promise<OAuthGrant | undefined> {
     await this.load();
     this.#signInBeforeConnectFailed = undefined;
+    // No connection is bound to a grant until this one is made.
+    this.#boundGrant = undefined;
     if (this.#record.clientCredentials && !this.#record.tokens && !this.#pending) {
+      const generation = this.#generation;
       try {
         await this.authorize({});
       } catch (error) {
-        this.#signInBeforeConnectFailed = error instanceof Error ? error : new Error(String(error));
+        // Kept for the connection's first 401, unless the person changed the client, signed out or
+        // removed the server meanwhile (it is not their sign-in now), or the server named no sign-in
+        // service yet: its 401 may name one (then no secret went anywhere before it did).
+        if (generation === this.#generation && !(error instanceof NoSignInServiceError))
+          this.#signInBeforeConnectFailed = error instanceof Error ? error : new Error(String(error));
       }
     }
-    return this.#record.grant && { ...this.#record.grant };
+    const grant = this.#record.grant && { ...this.#record.grant };
+    this.#boundGrant = grant;
+    return grant;
   }
 
   /**
@@ -366,6 +399,7 @@ export class ServerOAuth implements OAuthClientProvider {
         client_name: 'Taskdesk',
         redirect_uris: [],
         grant_types: ['client_credentials'],
+        ...(this.#record.clientKey && { token_endpoint_auth_method: 'private_key_jwt' }),
         ...(this.#record.scope !== undefined && { scope: this.#record.scope })
       };
     // The SDK's type lacks `application_type` (OpenID Connect Registration); it is sent as given.
@@ -388,7 +422,7 @@ export class ServerOAuth implements OAuthClientProvider {
   /**
    * The token request of a client that signs in without a browser (undefined otherwise: the
    * SDK then exchanges an authorization code). The scope is the one challenged (`wanted`), else
-   * the one configured, else what the server's metadata lists, as an authorization request's
+   * what the server's metadata lists, else the one configured, as an authorization request's
    * is. Refused before any secret is sent when the authorization server lists grant types
    * without client credentials.
    */
@@ -398,13 +432,37 @@ export class ServerOAuth implements OAuthClientProvider {
     const issuer = discovery?.authorizationServerMetadata?.issuer ?? String(discovery?.authorizationServerUrl ?? '');
     const notOffered = grantNotOfferedText(issuer, discovery?.authorizationServerMetadata);
     if (notOffered !== undefined) throw new Error(notOffered);
+    // As the SDK chooses an authorization request's scope (SEP-835): the challenge's, the server's
+    // metadata's, then the one configured ("if the server names none").
     return clientCredentialsRequest(
-      wanted ?? scope ?? discovery?.resourceMetadata?.scopes_supported?.join(' ') ?? undefined
+      wanted || discovery?.resourceMetadata?.scopes_supported?.join(' ') || scope || undefined
     );
   }
 
   clientInformation(): OAuthClientInformationMixed | undefined {
     return this.#record.client;
+  }
+
+  /** The private key a client that signs in without a browser proves itself with, if it has one (a secret, like the client secret). */
+  clientPrivateKey(): string | undefined {
+    return this.#record.clientKey?.privateKey;
+  }
+
+  /**
+   * How the client proves itself at the token endpoint when it has a private key: a JWT
+   * assertion signed with it (`private_key_jwt`, RFC 7523 §2.2; the SDK's
+   * `createPrivateKeyJwtAuth`, its issuer and subject the client id, its audience the
+   * authorization server's issuer). Undefined otherwise: the SDK then uses the secret, if any.
+   */
+  #clientAssertion(): AddClientAuthentication | undefined {
+    const { client, clientKey } = this.#record;
+    if (!client || !clientKey) return undefined;
+    return createPrivateKeyJwtAuth({
+      issuer: client.client_id,
+      subject: client.client_id,
+      privateKey: clientKey.privateKey,
+      alg: clientKey.algorithm
+    });
   }
 
   async saveClientInformation(client: OAuthClientInformationMixed): Promise<void> {
@@ -441,12 +499,7 @@ export class ServerOAuth implements OAuthClientProvider {
   saveDiscoveryState(state: OAuthDiscoveryState): void {
     // A client's credentials go only to the authorization server it belongs to (the SDK's
     // `expectedIssuer`): checked here, before any request to it, in words.
-    const client = this.#record.client;
-    const pinned = this.#record.clientCredentials ? client?.issuer : undefined;
-    if (client && pinned !== undefined) {
-      const other = otherIssuerText(this.#options.serverName, client.client_id, pinned, state.authorizationServerUrl);
-      if (other !== undefined) throw new Error(other);
-    }
+    if (this.#record.clientCredentials) this.#checkSignInService(state);
     const issuer = state.authorizationServerMetadata?.issuer;
     // An authorization server named by protected resource metadata must be the issuer its
     // metadata names. Without that metadata (the 2025-03-26 fallback: the server's own origin
@@ -457,6 +510,32 @@ export class ServerOAuth implements OAuthClientProvider {
       );
     }
     this.#discovery = state;
+  }
+
+  /**
+   * Where a client that signs in without a browser may send its secret (or assertion), checked
+   * before any request carries it: the sign-in service saved with the client on the form; else one
+   * the server's protected resource metadata names whose own metadata was read (with a token
+   * endpoint), and, once a first sign-in recorded it, that one only. Never the server's own origin
+   * standing in for a sign-in service it did not name (the 2025-03-26 fallback), and never over
+   * plain HTTP away from this computer.
+   */
+  #checkSignInService(state: OAuthDiscoveryState): void {
+    const serverName = this.#options.serverName;
+    const url = state.authorizationServerUrl;
+    const client = this.#record.client;
+    const pinned = client?.issuer;
+    const named = state.resourceMetadata?.authorization_servers?.some((each) => sameIssuer(each, url)) === true;
+    if (client && pinned !== undefined && !sameIssuer(pinned, url)) {
+      if (!named) throw new NoSignInServiceError(serverName);
+      throw new Error(otherIssuerText(serverName, client.client_id, pinned, url));
+    }
+    const given = pinned !== undefined && this.#record.issuerGiven === true;
+    if (!given && !(named && state.authorizationServerMetadata?.token_endpoint))
+      throw new NoSignInServiceError(serverName);
+    const tokenEndpoint = state.authorizationServerMetadata?.token_endpoint ?? new URL('/token', url).href;
+    for (const address of [url, tokenEndpoint])
+      if (!secureEnough(address)) throw new Error(plainHttpText(serverName, address));
   }
 
   async invalidateCredentials(scope: 'all' | 'client' | 'tokens' | 'verifier' | 'discovery'): Promise<void> {
@@ -523,12 +602,26 @@ export class ServerOAuth implements OAuthClientProvider {
   // --- What the HTTP layer asks for ----------------------------------------------------
 
   /**
+   * The server answered a request without asking for a sign-in: a failure kept from the sign-in
+   * before its connection (see {@link grant}) is not the answer to a later 401.
+   */
+  answeredWithoutSignIn(): void {
+    this.#signInBeforeConnectFailed = undefined;
+  }
+
+  /**
    * After a 401: refreshes or re-authorizes through the SDK's `auth()`. Resolves once a token is
    * stored; throws {@link SignInRequiredError} when the user must sign in (the page waits for them).
    */
-  async authorize(challenge: { resourceMetadataUrl?: URL; scope?: string }): Promise<void> {
+  async authorize(
+    challenge: { resourceMetadataUrl?: URL; scope?: string },
+    asked: { byPerson?: boolean } = {}
+  ): Promise<void> {
     await this.load();
     if (this.#pending) throw this.#signInRequired();
+    // The person's Sign in asks anew: a failure kept from before a connection (one that was given
+    // up, or never met a 401) is not its answer.
+    if (asked.byPerson) this.#signInBeforeConnectFailed = undefined;
     const failedBefore = this.#signInBeforeConnectFailed;
     if (failedBefore !== undefined) {
       this.#signInBeforeConnectFailed = undefined;
@@ -605,7 +698,15 @@ export class ServerOAuth implements OAuthClientProvider {
   }
 
   #revoke(issuer: string, tokens: OAuthTokens, client: OAuthClientInformationMixed): Promise<SignInRevocation> {
-    return revokeSignIn({ issuer, tokens, client, ...(this.#options.fetch && { fetch: this.#options.fetch }) });
+    // Signed with the key of the client that got the tokens (not of one saved since in its place).
+    const assertion = client.client_id === this.#record.client?.client_id ? this.#clientAssertion() : undefined;
+    return revokeSignIn({
+      issuer,
+      tokens,
+      client,
+      ...(assertion && { addClientAuthentication: assertion }),
+      ...(this.#options.fetch && { fetch: this.#options.fetch })
+    });
   }
 
   /**
@@ -616,28 +717,61 @@ export class ServerOAuth implements OAuthClientProvider {
     clientId: string;
     clientSecret?: string;
     scope?: string;
-    /** Signs in without a browser (client credentials): needs the secret. */
+    /** Signs in without a browser (client credentials): needs the secret or a private key. */
     clientCredentials?: boolean;
+    /** Signing in without a browser, the client proves itself with this key in place of a secret (`private_key_jwt`). */
+    privateKey?: { pem: string; algorithm: ClientKeyAlgorithm };
     /** The authorization server the client belongs to: its credentials go nowhere else. */
     issuer?: string;
   }): Promise<void> {
     await this.load();
-    if (client.clientCredentials && client.clientSecret === undefined)
-      throw new Error('Signing in without a browser needs the client secret.');
+    if (client.clientCredentials && client.clientSecret === undefined && client.privateKey === undefined)
+      throw new Error('Signing in without a browser needs the client secret or a private key.');
+    if (client.privateKey !== undefined && !client.clientCredentials)
+      throw new Error('A private key is used only to sign in without a browser.');
+    if (client.privateKey !== undefined && client.clientSecret !== undefined)
+      throw new Error('Give the client secret or a private key, not both.');
+    // Read before anything changes: a key that cannot sign leaves the client as it was.
+    const clientKey = client.privateKey && {
+      privateKey: clientPrivateKeyPem(client.privateKey.pem, client.privateKey.algorithm),
+      algorithm: client.privateKey.algorithm
+    };
+    if (client.issuer !== undefined && !secureEnough(client.issuer)) throw new Error(PLAIN_HTTP_ADDRESS_TEXT);
+    // The same client saved again (a new secret, say) still belongs where it did, unless the person
+    // gives another address: its secret then goes there, and only there.
+    const held = this.#record.preregistered === true ? this.#record.client : undefined;
+    const sameClient = held?.client_id === client.clientId;
+    const belongsTo = client.issuer ?? (sameClient ? held?.issuer : undefined);
+    const sameAddress =
+      sameClient && held?.issuer !== undefined && belongsTo !== undefined && sameIssuer(held.issuer, belongsTo);
+    const issuerGiven = sameAddress ? this.#record.issuerGiven === true : client.issuer !== undefined;
     const issuer = this.#closeForNewClient();
-    await this.#update(({ tokens: _tokens, grant: _grant, tokensSavedAt: _at, clientCredentials: _cc, ...rest }) => ({
-      ...rest,
-      preregistered: true,
-      client: {
-        client_id: client.clientId,
-        ...(client.clientSecret !== undefined && { client_secret: client.clientSecret }),
-        redirect_uris: client.clientCredentials ? [] : [REGISTERED_REDIRECT_URI],
-        // Stamped as the SDK stamps what it registers: a client stamped for one authorization server is never sent to another.
-        ...(client.issuer !== undefined && { issuer: client.issuer })
-      },
-      ...(client.scope !== undefined ? { scope: client.scope } : {}),
-      ...(client.clientCredentials && { clientCredentials: true })
-    }));
+    await this.#update(
+      ({
+        tokens: _tokens,
+        grant: _grant,
+        tokensSavedAt: _at,
+        clientCredentials: _cc,
+        clientKey: _key,
+        issuerGiven: _given,
+        ...rest
+      }) => ({
+        ...rest,
+        preregistered: true,
+        client: {
+          client_id: client.clientId,
+          ...(client.clientSecret !== undefined && { client_secret: client.clientSecret }),
+          redirect_uris: client.clientCredentials ? [] : [REGISTERED_REDIRECT_URI],
+          ...(clientKey && { token_endpoint_auth_method: 'private_key_jwt' }),
+          // Stamped as the SDK stamps what it registers: a client stamped for one authorization server is never sent to another.
+          ...(belongsTo !== undefined && { issuer: belongsTo })
+        },
+        ...(issuerGiven && { issuerGiven: true }),
+        ...(client.scope !== undefined ? { scope: client.scope } : {}),
+        ...(client.clientCredentials && { clientCredentials: true }),
+        ...(clientKey && { clientKey })
+      })
+    );
     this.#setView(this.#notWaitingView(issuer));
   }
 
@@ -646,7 +780,17 @@ export class ServerOAuth implements OAuthClientProvider {
     await this.load();
     const issuer = this.#closeForNewClient();
     await this.#update(
-      ({ tokens: _t, grant: _g, client: _c, preregistered: _p, scope: _s, clientCredentials: _cc, ...rest }) => rest
+      ({
+        tokens: _t,
+        grant: _g,
+        client: _c,
+        preregistered: _p,
+        scope: _s,
+        clientCredentials: _cc,
+        clientKey: _key,
+        issuerGiven: _given,
+        ...rest
+      }) => rest
     );
     this.#setView(this.#notWaitingView(issuer));
   }
@@ -682,6 +826,10 @@ export class ServerOAuth implements OAuthClientProvider {
    * (`closed`), or the host closes (`taskdesk-closed`), as who waits for it is told.
    */
   close(why: 'closed' | 'taskdesk-closed' = 'closed'): void {
+    // What an `auth()` under way brings back later is not kept (it is revoked), nor is its client
+    // written back: the server is gone, or its sign-in is another's now.
+    this.#generation += 1;
+    this.#signInBeforeConnectFailed = undefined;
     this.#closePending();
     this.#settleSignInWaiters(new SignInEndedError(why));
     for (const loopback of this.#closedSignIns) loopback.close();
@@ -734,25 +882,54 @@ export class ServerOAuth implements OAuthClientProvider {
         client &&
         error instanceof OAuthError &&
         CLIENT_REFUSED.has(error.errorCode)
-      )
+      ) {
+        const words = clientCredentialsRefusedText(
+          client.client_id,
+          `${error.errorCode}: ${error.message}`,
+          this.#record.clientKey ? 'private key' : 'secret'
+        );
+        if (generation === this.#generation) await this.#clientRefused(words);
         // Not as its cause: the connection's words would then be those of a server wanting another credential.
         // eslint-disable-next-line preserve-caught-error -- its words say all the refusal said
-        throw new Error(clientCredentialsRefusedText(client.client_id, `${error.errorCode}: ${error.message}`));
+        throw new Error(words);
+      }
       throw error;
     }
-    if (result === 'AUTHORIZED' && this.#record.clientCredentials && generation === this.#generation)
-      await this.#noteClientCredentialsGrant();
+    if (
+      result === 'AUTHORIZED' &&
+      this.#record.clientCredentials &&
+      generation === this.#generation &&
+      (await this.#noteClientCredentialsGrant())
+    )
+      throw new Error(
+        `The client Taskdesk signs in to ${this.#options.serverName} with was changed, so Taskdesk connects it again as the new client; this request was not sent. Send it again.`
+      );
     return result;
+  }
+
+  /**
+   * The authorization server refused the client that signs in without a browser (its secret
+   * rotated or revoked, its key replaced): the token in hand is forgotten, as what it proved no
+   * longer holds, and the card no longer says it is signed in but why, until the client is
+   * saved again or is accepted again.
+   */
+  async #clientRefused(words: string): Promise<void> {
+    await this.#update(({ tokens: _tokens, tokensSavedAt: _at, ...rest }) => rest);
+    const issuer = this.#record.grant?.issuer ?? this.#record.client?.issuer ?? this.#view?.issuer;
+    this.#setView({ status: 'sign-in-required', ...(issuer !== undefined && { issuer }), reason: words });
   }
 
   /**
    * A client that signs in without a browser was given a token: the grant is its own (the
    * client is who signs in), and the card says it is signed in. A new token for the same grant
-   * changes nothing.
+   * changes nothing; one that signs it in (it was not, or no longer) is told as a sign-in.
+   * Another grant than the one the connection was made with (the client changed while connected)
+   * is told as a sign-in that reconnects, and resolves true: the request that brought it is not
+   * sent over the connection made as the other client.
    */
-  async #noteClientCredentialsGrant(): Promise<void> {
+  async #noteClientCredentialsGrant(): Promise<boolean> {
     const { tokens, client, grant: held } = this.#record;
-    if (!tokens || !client) return;
+    if (!tokens || !client) return false;
     const grant: OAuthGrant = {
       issuer: tokens.issuer ?? client.issuer ?? String(this.#discovery?.authorizationServerUrl ?? ''),
       clientId: client.client_id,
@@ -767,8 +944,20 @@ export class ServerOAuth implements OAuthClientProvider {
       held.resource === grant.resource &&
       held.subject === grant.subject;
     if (!same) await this.#update((record) => ({ ...record, grant }));
-    if (same && this.#view?.status === 'signed-in') return;
+    const bound = this.#boundGrant;
+    const switched =
+      bound !== undefined &&
+      (bound.issuer !== grant.issuer ||
+        bound.clientId !== grant.clientId ||
+        bound.resource !== grant.resource ||
+        bound.subject !== grant.subject);
+    if (switched) this.#boundGrant = grant;
+    const signedInBefore = this.#view?.status === 'signed-in';
+    if (same && signedInBefore && !switched) return false;
     this.#setView({ status: 'signed-in', issuer: grant.issuer, ...(subject !== undefined && { subject }) });
+    if (!signedInBefore || switched)
+      this.#options.onSignedIn(grant, { browser: false, ...(switched && { reconnect: true }) });
+    return switched;
   }
 
   /**
@@ -797,7 +986,12 @@ export class ServerOAuth implements OAuthClientProvider {
       },
       codeVerifier: () => this.codeVerifier(),
       invalidateCredentials: (scope) => this.invalidateCredentials(scope),
-      prepareTokenRequest: (scope) => this.prepareTokenRequest(scope, call.scope),
+      prepareTokenRequest: (scope) => {
+        // Changed or closed since this `auth()` began (a new client, a sign-out, the server
+        // removed): no token request goes with the credentials it read before.
+        if (!current()) throw new SignInChangedError(this.#options.serverName);
+        return this.prepareTokenRequest(scope, call.scope);
+      },
       discoveryState: () => this.discoveryState(),
       saveDiscoveryState: (state) => this.saveDiscoveryState(state),
       redirectToAuthorization: async (url) => {
@@ -810,7 +1004,8 @@ export class ServerOAuth implements OAuthClientProvider {
     return Object.defineProperties(provider, {
       redirectUrl: { get: () => this.redirectUrl },
       clientMetadataUrl: { get: () => this.clientMetadataUrl },
-      clientMetadata: { get: () => this.clientMetadata }
+      clientMetadata: { get: () => this.clientMetadata },
+      addClientAuthentication: { get: () => this.#clientAssertion() }
     }) as OAuthClientProvider;
   }
 
@@ -886,7 +1081,7 @@ export class ServerOAuth implements OAuthClientProvider {
     this.#setView({ status: 'signed-in', issuer: grant.issuer, ...(subject !== undefined && { subject }) });
     // Before the host connects the server again: who waits for the sign-in waits for that too.
     this.#settleSignInWaiters();
-    this.#options.onSignedIn(grant);
+    this.#options.onSignedIn(grant, { browser: true });
   }
 
   /** Words for a client registered by hand that the authorization server refused; undefined for anything else. */
@@ -935,12 +1130,15 @@ export class ServerOAuth implements OAuthClientProvider {
   }
 
   #setView(view: SignInView): void {
-    const { registeredClientId: _old, clientCredentials: _cc, ...rest } = view;
+    const { registeredClientId: _old, clientCredentials: _cc, registeredIssuer: _issuer, ...rest } = view;
     const client = this.#record.preregistered ? this.#record.client?.client_id : undefined;
+    const withoutBrowser = client !== undefined && this.#record.clientCredentials === true;
+    const belongsTo = withoutBrowser ? this.#record.client?.issuer : undefined;
     this.#view = {
       ...rest,
       ...(client !== undefined && { registeredClientId: client }),
-      ...(client !== undefined && this.#record.clientCredentials === true && { clientCredentials: true as const })
+      ...(withoutBrowser && { clientCredentials: true as const }),
+      ...(belongsTo !== undefined && { registeredIssuer: belongsTo })
     };
     this.#options.onChange({ ...this.#view });
   }

@@ -1,5 +1,9 @@
 import { STATUS_CODES } from 'node:http';
-import { buildDiscoveryUrls, selectClientAuthMethod } from '@modelcontextprotocol/sdk/client/auth.js';
+import {
+  buildDiscoveryUrls,
+  selectClientAuthMethod,
+  type AddClientAuthentication
+} from '@modelcontextprotocol/sdk/client/auth.js';
 import type { OAuthClientInformationMixed, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { SignInRevocation } from '../contract/server-auth.js';
@@ -27,6 +31,8 @@ export async function revokeSignIn(options: {
   issuer: string;
   tokens: OAuthTokens;
   client: OAuthClientInformationMixed;
+  /** How the client proves itself when it signs with a private key (`private_key_jwt`): as at the token endpoint. */
+  addClientAuthentication?: AddClientAuthentication;
   fetch?: FetchLike;
   timeoutMs?: number;
 }): Promise<SignInRevocation> {
@@ -45,7 +51,11 @@ export async function revokeSignIn(options: {
     const headers = new Headers({ 'Content-Type': 'application/x-www-form-urlencoded', Accept: 'application/json' });
     const method = selectClientAuthMethod(client, authMethods);
     // As the SDK authenticates at the token endpoint, so that a client it accepted there is accepted here.
-    if (method === 'client_secret_basic' && client.client_secret !== undefined)
+    if (options.addClientAuthentication) {
+      body.set('client_id', client.client_id);
+      // Its audience is the issuer (no metadata passed: the assertion names the issuer, as at the token endpoint).
+      await options.addClientAuthentication(headers, body, options.issuer);
+    } else if (method === 'client_secret_basic' && client.client_secret !== undefined)
       headers.set('Authorization', `Basic ${btoa(`${client.client_id}:${client.client_secret}`)}`);
     else {
       body.set('client_id', client.client_id);
@@ -123,7 +133,7 @@ async function refusalOf(response: Response): Promise<string> {
 }
 
 /** HTTPS, or plain HTTP to this machine's loopback (a local authorization server). */
-function secureEnough(endpoint: string): boolean {
+export function secureEnough(endpoint: string): boolean {
   if (!URL.canParse(endpoint)) return false;
   const url = new URL(endpoint);
   if (url.protocol === 'https:') return true;

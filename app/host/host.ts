@@ -595,14 +595,18 @@ export class Host {
         if (server) this.events.emit('server.state', { serverId, state: this.#serverView(server).state });
       },
       // Bound to the new grant from here on: the connection is made again.
-      onSignedIn: (serverId, grant) => {
+      onSignedIn: (serverId, grant, { browser, reconnect }) => {
         this.audit.record({
           type: 'server.signed-in',
           serverId,
           ...(this.#registry.get(serverId) && { serverName: this.#registry.get(serverId)!.name }),
           // The issuer, not the subject: a person's email address is not needed in a log that may be exported.
-          detail: { issuer: grant.issuer, browser: true }
+          detail: { issuer: grant.issuer, browser }
         });
+        // Signed in without a browser (client credentials): on the way of the connection being
+        // made, or of a request of the one up, or by Sign in, which connects the server itself;
+        // made again only when the client changed under a connection made as another (`reconnect`).
+        if (!browser && reconnect !== true) return;
         // Disconnected by the person after they opened the sign-in page: it stays so, signed in.
         if (this.#disconnectedInSignIn.delete(serverId)) return;
         void this.#reconnect(serverId);

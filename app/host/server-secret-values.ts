@@ -3,7 +3,7 @@ import type { ServerConfig } from '../mcp/server-config.js';
 import { secretNames } from './server-secrets.js';
 
 /** What of a server's OAuth sign-in is read for its secrets: read at each use, tokens change. */
-type SignInSecrets = Pick<ServerOAuth, 'tokens' | 'clientInformation'>;
+type SignInSecrets = Pick<ServerOAuth, 'tokens' | 'clientInformation' | 'clientPrivateKey'>;
 
 /**
  * The values Taskdesk holds as secrets for the servers it connected in this run: secret env
@@ -33,6 +33,8 @@ export class ServerSecretValues {
       if (tokens?.refresh_token) out.push(tokens.refresh_token);
       const secret = signIn.clientInformation()?.client_secret;
       if (secret) out.push(secret);
+      const key = signIn.clientPrivateKey();
+      if (key) out.push(key);
     }
     return out;
   }

@@ -43,12 +43,14 @@ export class ServerSignIn {
       // the issuer says where, and the subject (often an email address) stays out of the log.
       const signedInBefore = oauth.view?.status === 'signed-in';
       try {
-        await oauth.authorize({});
+        await oauth.authorize({}, { byPerson: true });
         const issuer = oauth.view?.issuer;
         if (!signedInBefore && oauth.view?.status === 'signed-in') {
-          this.#record(serverId, 'server.signed-in', { ...(issuer !== undefined && { issuer }), browser: false });
-          // Signed in without a browser (client credentials): connected now, as a browser sign-in is once it completes.
+          // Signed in without a browser (client credentials): that sign-in is recorded as it is
+          // made (as one made on the way of a connection is), and the server connected now, as
+          // after a browser sign-in.
           if (oauth.view.clientCredentials === true) await this.#parts.connect(serverId);
+          else this.#record(serverId, 'server.signed-in', { ...(issuer !== undefined && { issuer }), browser: false });
         }
         return { type: 'signed-in' };
       } catch (error) {
@@ -82,12 +84,15 @@ export class ServerSignIn {
       ...(client.clientSecret !== undefined && { clientSecret: client.clientSecret }),
       ...(client.scope !== undefined && { scope: client.scope }),
       ...(client.clientCredentials === true && { clientCredentials: true }),
+      ...(client.privateKey !== undefined && { privateKey: client.privateKey }),
       ...(client.issuer !== undefined && { issuer: client.issuer })
     });
-    // The client id names the registration; its secret stays in the key store.
+    // The client id names the registration; its secret or private key stays in the key store
+    // (of a key, the algorithm it signs with is said).
     this.#record(client.serverId, 'server.oauth-client-set', {
       clientId: client.clientId,
       ...(client.clientCredentials === true && { withoutBrowser: true }),
+      ...(client.privateKey !== undefined && { keyAlgorithm: client.privateKey.algorithm }),
       ...(client.issuer !== undefined && { issuer: client.issuer })
     });
   }

@@ -89,4 +89,23 @@ describe('signing in without a browser from the Desk (client credentials)', () =
     await form.locator('.call-result').getByText('{"subject":"machine"}').waitFor();
     assert.deepEqual(pageErrors, []);
   });
+
+  it('shows on its form, signed out and after a reload, the sign-in service the client belongs to (saving a new secret keeps it)', async () => {
+    const serversLink = () => page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: 'Servers' });
+    await serversLink().click();
+    // To save a new secret, as after the sign-in service refused the old one: the form shows once not signed in.
+    await card.getByRole('button', { name: 'Sign out of Protected' }).click();
+    await card.getByRole('button', { name: 'Sign in to Protected' }).waitFor();
+    await page.reload();
+    await serversLink().click();
+    await card.getByText('Use a client you registered').click();
+    const form = card.locator('.registered-client form');
+    assert.equal(await form.getByLabel('Sign-in service address (if you know it)').inputValue(), servers.issuer);
+    await form
+      .getByText('Left empty, it goes to the service the server names the first time, and only there afterwards.', {
+        exact: false
+      })
+      .waitFor();
+    assert.deepEqual(pageErrors, []);
+  });
 });

@@ -47,6 +47,7 @@ describe('OAuth sign-in without a browser (client credentials)', () => {
       startOAuthTestServers({})
     ]);
     servers.registerClient({ clientId: 'machine', clientSecret: SECRET });
+    servers.registerClient({ clientId: 'rotating', clientSecret: 'rotating-secret-1' });
     browserOnly.registerClient({ clientId: 'machine', clientSecret: SECRET });
     data = tempDir('taskdesk-oauth-cc-');
     const http = (id: string, url: string) => ({ id, name: id, transport: { type: 'http' as const, url } });
@@ -58,7 +59,8 @@ describe('OAuth sign-in without a browser (client credentials)', () => {
         http('wrong-secret', servers.mcpUrl),
         http('browser-only', browserOnly.mcpUrl),
         http('pinned', servers.mcpUrl),
-        http('asked-first', servers.mcpUrl)
+        http('asked-first', servers.mcpUrl),
+        http('rotated', servers.mcpUrl)
       ]
     });
     // Added as the person adds one, so that servers.json is written.
@@ -126,6 +128,18 @@ describe('OAuth sign-in without a browser (client credentials)', () => {
     assert.deepEqual(await whoami('protected'), { subject: 'machine' });
     assert.equal(servers.clientCredentialsGrants, grants + 1, 'one new token');
     assert.equal(servers.refused('tools/call'), refused, 'no request went with the expired token');
+  });
+
+  it('records the sign-in made while connecting once, as one without a browser, not each new token', async () => {
+    const signedIn = (await host.call('audit.read', { serverId: 'protected' })).filter(
+      (entry) => entry.type === 'server.signed-in'
+    );
+    // Three tokens so far (the connect's, a 401's, one past its expiry): one sign-in.
+    assert.ok(servers.clientCredentialsGrants >= 3);
+    assert.deepEqual(
+      signedIn.map((entry) => entry.detail),
+      [{ issuer: servers.issuer, browser: false }]
+    );
   });
 
   it('says in the state that the sign-in service refused a wrong secret', async () => {
@@ -251,6 +265,62 @@ describe('OAuth sign-in without a browser (client credentials)', () => {
       signedIn.map((entry) => entry.detail),
       [{ issuer: servers.issuer, browser: false }]
     );
+  });
+
+  it('stops saying signed in, and drops the token, once the sign-in service refuses the client on a renewal', async () => {
+    await host.call('auth.setClient', {
+      serverId: 'rotated',
+      clientId: 'rotating',
+      clientSecret: 'rotating-secret-1',
+      clientCredentials: true
+    });
+    const view = await host.call('servers.connect', { serverId: 'rotated' });
+    assert.equal(view.state.status, 'ready', reasonOf(view));
+    assert.equal(view.state.auth?.status, 'signed-in');
+    const token = servers.issuedTokens.at(-1)!;
+    assert.ok(
+      filesUnder(data.dir).some((file) => fs.readFileSync(file, 'utf8').includes(token)),
+      'the token is kept'
+    );
+    // The secret is rotated at the sign-in service; the token in hand runs out.
+    servers.registerClient({ clientId: 'rotating', clientSecret: 'rotating-secret-2' });
+    // What the Desk is told, as it happens.
+    const told: Array<NonNullable<ServerView['state']['auth']>> = [];
+    const off = host.on('server.state', ({ serverId, state }) => {
+      if (serverId === 'rotated' && state.auth) told.push(state.auth);
+    });
+    await clock.advance(HOUR + 1_000);
+    await assert.rejects(
+      host.call('tools.call', { serverId: 'rotated', name: 'whoami', arguments: {} }),
+      /The sign-in service did not accept the client rotating \(invalid_client/
+    );
+    off();
+    const last = told.at(-1);
+    assert.equal(last?.status, 'sign-in-required', 'the Desk is told it is no longer signed in');
+    assert.match(last?.reason ?? '', /The sign-in service did not accept the client rotating \(invalid_client/);
+    assert.equal(last?.registeredClientId, 'rotating');
+    const auth = (await viewOf('rotated')).state.auth;
+    assert.equal(auth?.status, 'sign-in-required', 'no longer said to be signed in');
+    assert.equal(auth?.subject, undefined);
+    assert.ok(
+      !filesUnder(data.dir).some((file) => fs.readFileSync(file, 'utf8').includes(token)),
+      'the token is forgotten'
+    );
+    // Connecting again says the same, and a new secret saved signs in again.
+    await host.call('servers.disconnect', { serverId: 'rotated' });
+    const again = await host.call('servers.connect', { serverId: 'rotated' });
+    assert.equal(again.state.status, 'failed');
+    assert.match(reasonOf(again), /The sign-in service did not accept the client rotating \(invalid_client/);
+    assert.equal(again.state.auth?.status, 'sign-in-required');
+    await host.call('auth.setClient', {
+      serverId: 'rotated',
+      clientId: 'rotating',
+      clientSecret: 'rotating-secret-2',
+      clientCredentials: true
+    });
+    const fixed = await host.call('servers.connect', { serverId: 'rotated' });
+    assert.equal(fixed.state.status, 'ready', reasonOf(fixed));
+    assert.equal(fixed.state.auth?.status, 'signed-in');
   });
 
   it('refuses to save a client that signs in without a browser but has no secret', async () => {

@@ -9,6 +9,7 @@
 import assert from 'node:assert/strict';
 import type { Host } from '../../app/host/host.js';
 import type { ConnectionState } from '../../app/contract/host-api.js';
+import { ClientKeyAlgorithmSchema } from '../../app/contract/server-auth.js';
 import { nextEvent } from './host-fixture.js';
 
 /** The client ID metadata document URL the suite expects for `auth/basic-cimd` (its example client's). */
@@ -17,10 +18,15 @@ export const CONFORMANCE_CIMD_URL = 'https://conformance-test.local/client-metad
 /** Sign-ins one scenario may need at most (sign in, step up twice, a moved authorization server). */
 const MAX_SIGN_INS = 5;
 
-/** What the suite passes in `MCP_CONFORMANCE_CONTEXT` (pre-registration: the client's credentials). */
-interface AuthContext {
+/**
+ * What the suite passes in `MCP_CONFORMANCE_CONTEXT` (pre-registration: the client's credentials;
+ * `auth/client-credentials-jwt`: a private key in PKCS#8 PEM and the algorithm to sign with).
+ */
+export interface AuthContext {
   client_id?: string;
   client_secret?: string;
+  private_key_pem?: string;
+  signing_algorithm?: string;
 }
 
 /**
@@ -39,7 +45,14 @@ export async function runAuthScenario(
       serverId,
       clientId: context.client_id,
       ...(context.client_secret !== undefined && { clientSecret: context.client_secret }),
-      ...(options.clientCredentials === true && { clientCredentials: true })
+      ...(options.clientCredentials === true && { clientCredentials: true }),
+      // Pasted on the form as a person would, with the algorithm chosen there.
+      ...(context.private_key_pem !== undefined && {
+        privateKey: {
+          pem: context.private_key_pem,
+          algorithm: ClientKeyAlgorithmSchema.parse(context.signing_algorithm)
+        }
+      })
     });
   }
   const signIns = { left: MAX_SIGN_INS };

@@ -13,7 +13,7 @@ import assert from 'node:assert/strict';
 import { createHost, type Host } from '../../app/host/host.js';
 import type { HostResult, InboxItem } from '../../app/contract/host-api.js';
 import { nextEvent, tempDir } from './host-fixture.js';
-import { CONFORMANCE_CIMD_URL, runAuthScenario } from './conformance-auth.js';
+import { CONFORMANCE_CIMD_URL, runAuthScenario, type AuthContext } from './conformance-auth.js';
 
 /** The id the mock server gets in the host's server list. */
 const SERVER_ID = 'conformance';
@@ -168,7 +168,7 @@ const authRun: ScenarioRun = (host) =>
     SERVER_ID,
     process.env.MCP_CONFORMANCE_CONTEXT === undefined
       ? undefined
-      : (JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT) as { client_id?: string; client_secret?: string }),
+      : (JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT) as AuthContext),
     { clientCredentials: process.env.MCP_CONFORMANCE_SCENARIO?.startsWith('auth/client-credentials-') === true }
   );
 

@@ -16,12 +16,15 @@
  * With `clientCredentials`, the authorization server also lists and answers the client
  * credentials grant (RFC 6749 §4.4) for a client registered by hand that authenticates with
  * HTTP Basic (`client_secret_basic`): the token is the client's own (its id is `sub`), with no
- * refresh token. Every request to the authorization server is kept, to look for a secret where
+ * refresh token. A client registered with a public key (`registerClient({ publicKey })`) proves
+ * itself instead with a JWT assertion signed by its private key (`private_key_jwt`, RFC 7523
+ * §2.2), checked as test/support/client-assertion.ts says. Every request to the authorization server is kept, to look for a secret where
  * it must not go; the protected resource metadata can be made to name another authorization
  * server (`authorizationServerOf`).
  */
 import http from 'node:http';
-import { randomBytes, randomUUID } from 'node:crypto';
+import { AssertionRefused, JWT_BEARER_ASSERTION, verifyClientAssertion } from './client-assertion.js';
+import { createPublicKey, randomBytes, randomUUID, type KeyObject } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { z } from 'zod';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
@@ -84,10 +87,15 @@ export interface OAuthTestServers {
   readonly issuedTokens: string[];
   /** Resolves once the client announces (`notifications/tasks/status`) that a task reached `status`. */
   taskStatus(taskId: string, status: string): Promise<void>;
-  /** Registers a client as a person does by hand on the authorization server's site. */
-  registerClient(client: { clientId: string; clientSecret?: string }): void;
+  /**
+   * Registers a client as a person does by hand on the authorization server's site; with a
+   * `publicKey` (PEM or a key), it proves itself with assertions signed by the private key.
+   */
+  registerClient(client: { clientId: string; clientSecret?: string; publicKey?: string | KeyObject }): void;
   /** How many client credentials grants were answered with a token. */
   readonly clientCredentialsGrants: number;
+  /** How many revocation requests came with a client assertion that was verified (`private_key_jwt`). */
+  readonly assertedRevocations: number;
   /** How many requests reached the authorization server carrying `text` (in a header, decoded Basic credentials, or the body). */
   requestsCarrying(text: string): number;
   /** How many token requests the authorization server received, of any grant, answered or refused. */
@@ -154,6 +162,10 @@ export async function startOAuthTestServers(
   const mcpUrl = `http://127.0.0.1:${(mcpHttp.address() as AddressInfo).port}/mcp`;
 
   const clients = new Map<string, OAuthClientInformationFull>();
+  /** The public key of each client registered with one (`private_key_jwt`). */
+  const clientKeys = new Map<string, KeyObject>();
+  /** The `jti` of every client assertion taken: one is never taken twice. */
+  const assertionIds = new Set<string>();
   const pendingAuthorizations = new Map<string, { client: OAuthClientInformationFull; params: AuthorizationParams }>();
   const codes = new Map<string, { params: AuthorizationParams; grant: Grant }>();
   const accessTokens = new Map<string, Grant & { expiresAt: number }>();
@@ -168,6 +180,7 @@ export async function startOAuthTestServers(
     revokeOnToolCalls: 0,
     toolCallsReached: 0,
     clientCredentialsGrants: 0,
+    assertedRevocations: 0,
     tokenRequests: 0,
     authorizationServerOf: issuer
   };
@@ -353,23 +366,47 @@ export async function startOAuthTestServers(
           ? (JSON.parse(text) as unknown)
           : Object.fromEntries(form);
       if (req.method === 'POST' && req.url === '/token') state.tokenRequests += 1;
-      if (req.method !== 'POST' || req.url !== '/token' || form.get('grant_type') !== 'client_credentials') {
-        next();
-        return;
-      }
       const refuse = (status: number, error: string, description: string) =>
         res
           .status(status)
           .type('json')
           .send(JSON.stringify({ error, error_description: description }));
+      // A client that proves itself with a signed assertion, at the token or the revocation endpoint.
+      const assertionType = form.get('client_assertion_type');
+      let asserted: string | undefined;
+      if (req.method === 'POST' && assertionType !== null) {
+        if (assertionType !== JWT_BEARER_ASSERTION)
+          return refuse(401, 'invalid_client', `Unknown client_assertion_type ${assertionType}`);
+        try {
+          asserted = verifyClientAssertion(form.get('client_assertion') ?? '', {
+            clientId: form.get('client_id') ?? undefined,
+            publicKeyOf: (id) => clientKeys.get(id),
+            audiences: [issuer, new URL('/token', issuer).href],
+            now: Math.floor(Date.now() / 1000),
+            seen: assertionIds
+          });
+        } catch (error) {
+          if (!(error instanceof AssertionRefused)) throw error;
+          return refuse(401, 'invalid_client', error.message);
+        }
+        if (req.url === '/revoke') state.assertedRevocations += 1;
+      }
+      if (req.method !== 'POST' || req.url !== '/token' || form.get('grant_type') !== 'client_credentials') {
+        next();
+        return;
+      }
       if (!options.clientCredentials)
         return refuse(400, 'unsupported_grant_type', 'The client credentials grant is not supported');
-      const colon = credentials?.indexOf(':') ?? -1;
-      const clientId = credentials !== undefined && colon > 0 ? decodeURIComponent(credentials.slice(0, colon)) : '';
-      const secret = credentials !== undefined && colon > 0 ? decodeURIComponent(credentials.slice(colon + 1)) : '';
-      const client = clients.get(clientId);
-      if (!client?.client_secret || client.client_secret !== secret)
-        return refuse(401, 'invalid_client', 'Invalid client credentials');
+      let clientId: string;
+      if (asserted !== undefined) clientId = asserted;
+      else {
+        const colon = credentials?.indexOf(':') ?? -1;
+        clientId = credentials !== undefined && colon > 0 ? decodeURIComponent(credentials.slice(0, colon)) : '';
+        const secret = credentials !== undefined && colon > 0 ? decodeURIComponent(credentials.slice(colon + 1)) : '';
+        const client = clients.get(clientId);
+        if (!client?.client_secret || client.client_secret !== secret)
+          return refuse(401, 'invalid_client', 'Invalid client credentials');
+      }
       state.clientCredentialsGrants += 1;
       const resource = form.get('resource');
       const scope = form.get('scope');
@@ -396,8 +433,10 @@ export async function startOAuthTestServers(
     asMetadata.grant_types_supported = [...(asMetadata.grant_types_supported ?? []), 'client_credentials'];
     asMetadata.token_endpoint_auth_methods_supported = [
       'client_secret_basic',
+      'private_key_jwt',
       ...(asMetadata.token_endpoint_auth_methods_supported ?? [])
     ];
+    asMetadata.token_endpoint_auth_signing_alg_values_supported = ['RS256', 'PS256', 'ES256', 'ES384'];
     asApp.get(
       '/.well-known/oauth-authorization-server',
       (_req, res) => void res.status(200).type('json').send(JSON.stringify(asMetadata))
@@ -506,6 +545,9 @@ export async function startOAuthTestServers(
     get clientCredentialsGrants() {
       return state.clientCredentialsGrants;
     },
+    get assertedRevocations() {
+      return state.assertedRevocations;
+    },
     get tokenRequests() {
       return state.tokenRequests;
     },
@@ -518,15 +560,19 @@ export async function startOAuthTestServers(
     },
     issuedTokens,
     taskStatus: (taskId, status) => new Promise<void>((resolve) => void statusWaiters.add({ taskId, status, resolve })),
-    registerClient: ({ clientId, clientSecret }) =>
-      void clients.set(clientId, {
+    registerClient: ({ clientId, clientSecret, publicKey }) => {
+      if (publicKey === undefined) clientKeys.delete(clientId);
+      else clientKeys.set(clientId, typeof publicKey === 'string' ? createPublicKey(publicKey) : publicKey);
+      clients.set(clientId, {
         client_id: clientId,
         ...(clientSecret !== undefined && { client_secret: clientSecret }),
         client_name: `Taskdesk (registered by hand as ${clientId})`,
         // Registered without a port: a loopback redirect may use any (RFC 8252 §7.3).
         redirect_uris: ['http://127.0.0.1/callback'],
-        token_endpoint_auth_method: clientSecret !== undefined ? 'client_secret_post' : 'none'
-      }),
+        token_endpoint_auth_method:
+          publicKey !== undefined ? 'private_key_jwt' : clientSecret !== undefined ? 'client_secret_post' : 'none'
+      });
+    },
     revocations,
     refreshTokenValid: (token) => refreshTokens.has(token),
     get failRevocations() {

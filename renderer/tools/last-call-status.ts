@@ -14,3 +14,12 @@ export function lastCallStatus(entry: HistorySummary): string {
 export function lowerFirst(label: string): string {
   return `${label.charAt(0).toLowerCase()}${label.slice(1)}`;
 }
+
+/**
+ * What the live region says once a plain call's result is in: "echo answered.", or, for a result
+ * the tool marked as an error (`isError`), "echo reported an error." as the result says it: a
+ * failed call was said to have answered.
+ */
+export function callResultWords(toolName: string, result: { isError?: boolean | undefined }): string {
+  return result.isError === true ? `${toolName} reported an error.` : `${toolName} answered.`;
+}

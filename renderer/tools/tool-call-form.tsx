@@ -18,6 +18,7 @@ import { useFormCorrecting } from '../forms/use-form-correcting.js';
 import { argumentValues } from '../forms/schema-values.js';
 import { INVALID_PARAMS, toHostCallError } from '../host-client.js';
 import { useDesk, useDeskState } from '../shell/desk-context.js';
+import { callResultWords } from './last-call-status.js';
 import { placeProblems } from './argument-problems.js';
 import { focusFirstField } from './first-field.js';
 import { StartedTask } from './started-task.js';
@@ -188,7 +189,7 @@ export function ToolCallForm({
             <ToolResultView key={callId} result={outcome.result} serverId={serverId} />
           </>
         );
-        announce(`${tool.name} answered.`);
+        announce(callResultWords(tool.name, outcome.result));
       }
     } catch (thrown) {
       const error = toHostCallError(thrown);

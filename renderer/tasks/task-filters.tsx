@@ -69,11 +69,7 @@ export function TaskFilters({
       onSubmit={(event) => event.preventDefault()}
       onKeyDown={escapeFromEmptySearch(onEscape)}
     >
-      <FilterSearch
-        value={filter.text}
-        onChange={set('text')}
-        placeholder="Title, arguments, server, status, outcome or id"
-      />
+      <FilterSearch value={filter.text} onChange={set('text')} placeholder="Title, arguments, server or outcome" />
       <DirectionFilter value={filter.direction} onChange={set('direction')} />
       <GroupedFilterSelect label="Status" value={filter.status} onChange={set('status')} groups={STATUS_GROUPS} />
       <ServerFilter value={filter.serverId} onChange={set('serverId')} known={known} />

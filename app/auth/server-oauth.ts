@@ -968,6 +968,11 @@ export class ServerOAuth implements OAuthClientProvider {
    */
   #providerFor(call: { generation: number; ahead: boolean; scope?: string }): OAuthClientProvider {
     const current = () => call.generation === this.#generation;
+    // The client this call asks as, and its key's assertion: a late token is revoked as that
+    // client, where it came from, never with a client saved since in its place (whose secret or
+    // key belongs to its own sign-in service).
+    const askedAs = this.#record.client;
+    const askedAsAssertion = this.#clientAssertion();
     const provider: Omit<OAuthClientProvider, 'redirectUrl' | 'clientMetadata'> = {
       state: () => this.state(),
       clientInformation: () => this.clientInformation(),
@@ -977,9 +982,15 @@ export class ServerOAuth implements OAuthClientProvider {
       tokens: () => this.tokens(),
       saveTokens: async (tokens) => {
         if (current()) return this.saveTokens(tokens);
-        const client = this.#record.client;
         const issuer = (tokens as { issuer?: unknown }).issuer;
-        if (client && typeof issuer === 'string') void this.#revoke(issuer, tokens, client);
+        if (askedAs && typeof issuer === 'string')
+          void revokeSignIn({
+            issuer,
+            tokens,
+            client: askedAs,
+            ...(askedAsAssertion && { addClientAuthentication: askedAsAssertion }),
+            ...(this.#options.fetch && { fetch: this.#options.fetch })
+          }).catch(() => undefined);
       },
       saveCodeVerifier: async (verifier) => {
         if (!call.ahead) await this.saveCodeVerifier(verifier);

@@ -1083,6 +1083,8 @@ export class Host {
 
   /** Connects a server again after a sign-in: its next connection is bound to the new grant. */
   async #reconnect(serverId: string): Promise<void> {
+    // A close like any other: a connect still on its way (one this close overtakes) is not joined.
+    this.#closes.set(serverId, (this.#closes.get(serverId) ?? 0) + 1);
     await this.#connections.get(serverId)?.close();
     this.#connections.delete(serverId);
     if (this.#registry.get(serverId)) await this.connect(serverId);

@@ -39,6 +39,8 @@ export function ended(line: string): string {
 /**
  * A withdrawal in a sentence: by its server, or by Taskdesk (`reason` says why: the task it was
  * for ended), or by its server after the person stopped a call (`afterStoppedCall`, its tool).
+ * `heldAnswer`: the person had answered ("Reject"), and Taskdesk held the answer for its undo
+ * window when the server withdrew it: it was not sent.
  */
 export function withdrawnSentence(notice: {
   kind: string;
@@ -47,14 +49,17 @@ export function withdrawnSentence(notice: {
   reason?: string | undefined;
   afterStoppedCall?: string | undefined;
   offline?: boolean | undefined;
+  heldAnswer?: string | undefined;
 }): string {
   if (notice.offline === true)
     return `${withdrawnWhat(notice, `${notice.serverName}’s`)} went while this page was not connected to Taskdesk (answered in another window, or withdrawn)`;
   if (notice.reason !== undefined)
     return `Taskdesk withdrew ${withdrawnWhat(notice, `${notice.serverName}’s`)}: ${notice.reason}`;
+  const held =
+    notice.heldAnswer === undefined ? '' : ` while your ${notice.heldAnswer} waited to be sent: it was not sent`;
   // Said in the order it happened, not as the server's change of mind: the stop likely ended it,
   // but nothing the server sends says which call its request was for (see `afterStoppedCall`).
   if (notice.afterStoppedCall !== undefined)
-    return `${withdrawnWhat(notice, `${notice.serverName}’s`)} ended after you stopped the call of ${notice.afterStoppedCall}, which was running when it was asked`;
-  return `${notice.serverName} withdrew ${withdrawnWhat(notice)}`;
+    return `${withdrawnWhat(notice, `${notice.serverName}’s`)} ended after you stopped the call of ${notice.afterStoppedCall}, which was running when it was asked${held === '' ? '' : `,${held}`}`;
+  return `${notice.serverName} withdrew ${withdrawnWhat(notice)}${held}`;
 }

@@ -50,7 +50,23 @@ export function requestRejectedText(item: Answered): string {
  */
 export function refusedText(item: Answered, action: 'decline' | 'cancel'): string {
   const what = action === 'decline' ? 'Declined' : 'Dismissed';
-  const whose = `${item.serverName}’s ${item.kind.startsWith('sampling') ? 'model request' : 'question'}`;
   const question = answeredQuestion(item);
-  return question ? ended(`${what} ${whose} ${question}`) : `${what}: ${whose}.`;
+  return question ? ended(`${what} ${namedItem(item)}`) : `${what}: ${namedItem(item)}.`;
+}
+
+/** What an item is: a question, or a model request. */
+export function itemNoun(item: Pick<InboxItem, 'kind'>): 'question' | 'model request' {
+  return item.kind.startsWith('sampling') ? 'model request' : 'question';
+}
+
+/** An item named as the Inbox's lines name it: "Books’s question “Which shelf?”", or "Books’s question". */
+export function namedItem(item: Answered): string {
+  const question = answeredQuestion(item);
+  const whose = `${item.serverName}’s ${itemNoun(item)}`;
+  return question ? `${whose} ${question}` : whose;
+}
+
+/** What the live region says once Undo took an answer back: "Brought back Books’s question “Which shelf?”." */
+export function broughtBackText(named: string): string {
+  return ended(`Brought back ${named}`);
 }

@@ -1,6 +1,6 @@
 import { createContext, useContext, useEffect, useRef, type RefObject } from 'react';
 import { useDesk } from '../shell/desk-context.js';
-import { UNDO_WINDOW_MS } from '../store/held-answers.js';
+import { heldAnswerWord, UNDO_WINDOW_MS, type HeldAnswers } from '../store/held-answers.js';
 
 /** The undo window, in seconds, as the keys' help and the live region say it. */
 const UNDO_SECONDS = Math.round(UNDO_WINDOW_MS / 1000);
@@ -25,6 +25,19 @@ const KEYS: Array<[string, string]> = [
  */
 const FROM_THE_TOP =
   'When no item has the focus yet (as when you open the Inbox), Enter, o, a, d and x go to the first item; press a, d or x again there to act on it.';
+
+/**
+ * What `u` says with nothing to take back: why, when the answer held last was dropped as its
+ * question ended (not the window: that may have had seconds left), else how long Undo lasts.
+ */
+export function nothingToUndo(ended: ReturnType<HeldAnswers['lastEnded']>): string {
+  if (ended === undefined)
+    return `Nothing to undo: a Decline, Reject or Dismiss can be undone for ${UNDO_SECONDS} seconds.`;
+  const { serverName, noun } = ended.answer;
+  return ended.withdrawn
+    ? `Nothing to undo: ${serverName} withdrew that ${noun}.`
+    : `Nothing to undo: that ${noun} ended before your ${heldAnswerWord(ended.answer.action)} was sent.`;
+}
 
 /**
  * A question's card that is shown: not one hidden while its answer waits out its undo window
@@ -95,7 +108,7 @@ export function InboxKeys({
   onHint: (hint: KeyHint | undefined) => void;
 }) {
   const help = useRef<HTMLDialogElement>(null);
-  const { announce } = useDesk();
+  const { announce, store } = useDesk();
   useEffect(() => {
     if (!active) return;
     const cards = () => [...(list.current?.querySelectorAll<HTMLElement>(CARD) ?? [])];
@@ -207,8 +220,7 @@ export function InboxKeys({
           break;
         }
         case 'u':
-          if (!onUndo())
-            announce(`Nothing to undo: a Decline, Reject or Dismiss can be undone for ${UNDO_SECONDS} seconds.`);
+          if (!onUndo()) announce(nothingToUndo(store.held.lastEnded()));
           break;
         case '?':
           help.current?.showModal();
@@ -225,7 +237,7 @@ export function InboxKeys({
       document.removeEventListener('focusin', onFocus);
       clearHint();
     };
-  }, [active, list, announce, onHint, onUndo]);
+  }, [active, list, announce, store, onHint, onUndo]);
 
   return (
     <dialog ref={help} className="keys-help" aria-labelledby="keys-help-title">

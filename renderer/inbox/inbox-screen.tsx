@@ -19,6 +19,7 @@ import { LiveStreams } from './live-streams.js';
 import { DeskWelcome, InboxGuide } from './inbox-guide.js';
 import { InInbox } from './answer-place.js';
 import { answeredTaskKey } from './answer-taken.js';
+import { broughtBackText } from './answer-sent-words.js';
 import { useUnloadedWords } from '../components/unloaded-words.js';
 import { ExchangesWaiting } from './exchange-waiting-card.js';
 import { focusCard } from './show-card.js';
@@ -57,7 +58,7 @@ export function InboxScreen({
   const apartKey = earlierProcessIds(items, servers).join('\n');
   const apartIds = useMemo(() => new Set(apartKey === '' ? [] : apartKey.split('\n')), [apartKey]);
   const shownItems = useMemo(() => apartLast(items, apartIds), [items, apartIds]);
-  const { store } = useDesk();
+  const { store, announce } = useDesk();
   /** Answers in their undo window: each item's line stands in its card's place (the card is kept, hidden). */
   const held = useSyncExternalStore(store.held.subscribe, store.held.getSnapshot);
   /** The cards as the focus and the keys go through them: those not held. */
@@ -256,10 +257,13 @@ export function InboxScreen({
   const undo = useCallback(
     (id?: string) => {
       const back = store.held.undo(id);
-      if (back) restoring.current = back.id;
-      return back !== undefined;
+      if (back === undefined) return false;
+      restoring.current = back.id;
+      // Said as the held line was: a screen reader hears the card came back, and which.
+      announce(broughtBackText(back.named));
+      return true;
     },
-    [store]
+    [store, announce]
   );
   useLayoutEffect(() => {
     const id = restoring.current;

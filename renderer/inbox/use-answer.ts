@@ -5,6 +5,7 @@ import { toHostCallError, type HostCallError } from '../host-client.js';
 import { useDesk, useDeskState } from '../shell/desk-context.js';
 import { answerDelivery, answerSaid } from './answer-delivery.js';
 import { answerTaken } from './answer-taken.js';
+import { itemNoun, namedItem } from './answer-sent-words.js';
 import { InInbox } from './answer-place.js';
 import { isHeldAction, UNDO_WINDOW_MS } from '../store/held-answers.js';
 import { heldWords } from './held-answer-line.js';
@@ -93,7 +94,9 @@ export function useAnswer(item: InboxItem): Answering {
       failure.clear();
       const words = typeof done === 'string' ? done : done.running;
       const said = answerSaid(item, answer.action, answerDelivery(item, server), words);
-      const held = store.held.hold({ id: item.id, action: answer.action, said }, () =>
+      const { id, serverId, serverName } = item;
+      const heldAnswer = { id, serverId, serverName, noun: itemNoun(item), named: namedItem(item) };
+      const held = store.held.hold({ ...heldAnswer, action: answer.action, said }, () =>
         deliver(answer, done, onRefused, true)
       );
       if (held) announce(`${said} ${heldWords(UNDO_WINDOW_MS)}`);

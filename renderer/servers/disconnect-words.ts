@@ -12,18 +12,19 @@ export type DisconnectWork = RunningWork;
 
 /**
  * The work of `server` its Disconnect would end, from the Desk's state; nothing for a server not
- * ready. A Remove ends the same: it disconnects the server first.
+ * ready. A Remove ends the same: it disconnects the server first. `held`: as {@link runningWork}'s.
  */
 export function disconnectWork(
   server: ServerView,
   calls: Record<string, PlainCallView>,
   outbound: Record<string, OutboundTaskView>,
   inbox: readonly InboxItem[],
-  tasks: Record<string, InboundTask>
+  tasks: Record<string, InboundTask>,
+  held: Readonly<Record<string, unknown>> = {}
 ): DisconnectWork {
   if (server.state.status !== 'ready') return { calls: 0, tasks: 0, questions: 0, modelRequests: 0, modelRuns: 0 };
-  // What a restart stops too: the same calls, tasks, questions and model requests.
-  return runningWork(server, calls, outbound, inbox, tasks);
+  // What a restart stops too: the same calls, tasks, questions and model requests (not those answered, held).
+  return runningWork(server, calls, outbound, inbox, tasks, held);
 }
 
 /**

@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import type { ServerView } from '../../app/contract/host-api.js';
 import { ActionError, correctingFailure, useFailure } from '../components/action-error.js';
 import { busyProps } from '../components/busy-props.js';
@@ -29,7 +29,10 @@ function RestartConsequences({ serverId }: { serverId: string }) {
   const outbound = useDeskState((state) => state.outbound);
   const inbox = useDeskState((state) => state.inbox);
   const tasks = useDeskState((state) => state.tasks);
-  const sentences = server && restartSaveWords(server.name, runningWork(server, calls, outbound, inbox, tasks));
+  const { store } = useDesk();
+  // Answered, held for their undo window: sent before the restart, not withdrawn by it.
+  const held = useSyncExternalStore(store.held.subscribe, store.held.getSnapshot);
+  const sentences = server && restartSaveWords(server.name, runningWork(server, calls, outbound, inbox, tasks, held));
   if (!sentences) return <p>{server?.name ?? 'The server'} has nothing under way any more.</p>;
   return (
     <>
@@ -84,6 +87,7 @@ export function EditServerForm({
   const outbound = useDeskState((state) => state.outbound);
   const inbox = useDeskState((state) => state.inbox);
   const tasks = useDeskState((state) => state.tasks);
+  const held = useSyncExternalStore(store.held.subscribe, store.held.getSnapshot);
   const [errors, setErrors] = useState<Partial<Record<DraftField, string>>>({});
   const { failure, fail, show, clear } = useFailure();
   const [busy, setBusy] = useState(false);
@@ -139,8 +143,8 @@ export function EditServerForm({
   const restarts = !!draft && !!initial && unsaved && restartsServer(toEditable(initial), toEditable(draft));
   const live = server.state.status === 'ready' || server.state.status === 'connecting';
   const work = useMemo(
-    () => runningWork(server, calls, outbound, inbox, tasks),
-    [server, calls, outbound, inbox, tasks]
+    () => runningWork(server, calls, outbound, inbox, tasks, held),
+    [server, calls, outbound, inbox, tasks, held]
   );
   const restartNote = restarts && live ? restartWords(server.name, work) : undefined;
   const restartNoteId = `edit-${server.id}-restart`;
@@ -154,7 +158,8 @@ export function EditServerForm({
   const agreedToRestart = async () => {
     if (!restarts || !live) return true;
     const { calls, outbound, inbox, tasks } = store.getState();
-    if (!restartSaveWords(server.name, runningWork(server, calls, outbound, inbox, tasks))) return true;
+    const work = runningWork(server, calls, outbound, inbox, tasks, store.held.getSnapshot());
+    if (!restartSaveWords(server.name, work)) return true;
     return confirm({
       title: `Save and restart ${server.name}?`,
       body: <RestartConsequences serverId={server.id} />,
@@ -189,6 +194,9 @@ export function EditServerForm({
     // the connection (a new name) has no reconnect to wait for.
     const stopWaiting = restarts ? onSaving?.() : undefined;
     try {
+      // The Inbox's answers to it still in their undo window go before the restart withdraws
+      // their questions: the person gave them.
+      if (restarts && live) await store.held.flushServer(server.id);
       const { reconnects } = await client.call('servers.update', { serverId: server.id, settings: toEditable(draft) });
       if (!reconnects) stopWaiting?.();
       announce(`Saved ${draft.name.trim()}.`);

@@ -49,14 +49,17 @@ export interface RunningWork {
 
 /**
  * The work of `server` a restart would stop, from the Desk's state. `tasks`: the tasks servers
- * gave Taskdesk, whose model requests running now stop with a stdio server's process.
+ * gave Taskdesk, whose model requests running now stop with a stdio server's process. `held`:
+ * the Inbox's answers in their undo window, by item id (`DeskStore.held`): the person answered
+ * those, and a close sends them first, so they are not counted as waiting.
  */
 export function runningWork(
   server: Pick<ServerView, 'id' | 'transport' | 'state'>,
   calls: Record<string, PlainCallView>,
   outbound: Record<string, OutboundTaskView>,
   inbox: readonly InboxItem[],
-  tasks: Record<string, InboundTask> = {}
+  tasks: Record<string, InboundTask> = {},
+  held: Readonly<Record<string, unknown>> = {}
 ): RunningWork {
   const stdio = server.transport.type === 'stdio';
   // A task's question is kept with its task, but for one a stdio server's current process asked,
@@ -65,6 +68,7 @@ export function runningWork(
     (item) =>
       item.serverId === server.id &&
       !item.relatedCall &&
+      !(item.id in held) &&
       (item.taskId === undefined || askedOfThisProcess(server, item.createdAt))
   );
   const questions = withdrawn.filter((item) => item.kind === 'elicitation').length;

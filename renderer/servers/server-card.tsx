@@ -1,4 +1,4 @@
-import { memo, useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
+import { memo, useCallback, useEffect, useLayoutEffect, useRef, useState, useSyncExternalStore } from 'react';
 import type { ConnectionState, SamplingPolicy, ServerView } from '../../app/contract/host-api.js';
 import { ActionError, useFailure } from '../components/action-error.js';
 import { busyProps } from '../components/busy-props.js';
@@ -69,7 +69,10 @@ function useWorkUnderWay(serverId: string): { server: ServerView; work: Disconne
   const outbound = useDeskState((state) => state.outbound);
   const inbox = useDeskState((state) => state.inbox);
   const tasks = useDeskState((state) => state.tasks);
-  return server && { server, work: disconnectWork(server, calls, outbound, inbox, tasks) };
+  const { store } = useDesk();
+  // Answered, held for their undo window: sent before the close, not withdrawn by it.
+  const held = useSyncExternalStore(store.held.subscribe, store.held.getSnapshot);
+  return server && { server, work: disconnectWork(server, calls, outbound, inbox, tasks, held) };
 }
 
 /** What the Disconnect confirmation says will end. */
@@ -331,6 +334,9 @@ export const ServerCard = memo(function ServerCard({
     awaited.current = undefined;
     actCounted.current = false;
     try {
+      // The Inbox's answers to it still in their undo window go first: the person gave them,
+      // and the close would withdraw their questions unanswered.
+      if (live) await store.held.flushServer(server.id);
       const view = await client.call(live ? 'servers.disconnect' : 'servers.connect', { serverId: server.id });
       store.apply('server.state', { serverId: server.id, state: view.state });
       failedNow(view.state);
@@ -356,7 +362,8 @@ export const ServerCard = memo(function ServerCard({
    */
   const agreedToDisconnect = async () => {
     const { calls, outbound, inbox, tasks } = store.getState();
-    if (!disconnectWords(server.name, disconnectWork(server, calls, outbound, inbox, tasks))) return true;
+    const work = disconnectWork(server, calls, outbound, inbox, tasks, store.held.getSnapshot());
+    if (!disconnectWords(server.name, work)) return true;
     return confirm({
       title: `Disconnect ${server.name}?`,
       body: <DisconnectConsequences serverId={server.id} />,
@@ -377,6 +384,8 @@ export const ServerCard = memo(function ServerCard({
     clear();
     clearConnectFailure();
     try {
+      // As before a Disconnect: the answers held for its questions go first.
+      await store.held.flushServer(server.id);
       await client.call('servers.remove', { serverId: server.id });
       announce(`Removed ${server.name}.`);
       onRemoved?.(server.id);

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore, type ReactNode } from 'react';
 import type { ConversationSummary } from '../../app/contract/assistant.js';
 import { AssistantScreen } from '../assistant/assistant-screen.js';
 import { AuditScreen } from '../audit/audit-screen.js';
@@ -14,7 +14,7 @@ import type { Announcer } from './announcer.js';
 import { Banners, ConnectionNotice } from './banners.js';
 import { ScreenBoundary } from './screen-boundary.js';
 import { ConfirmDialog, Confirmer } from './confirm-dialog.js';
-import { DeskContext, useDeskState, type Desk, type ToolCallAgain } from './desk-context.js';
+import { DeskContext, useDesk, useDeskState, type Desk, type ToolCallAgain } from './desk-context.js';
 import { useDeskNotifications } from './desk-notifications.js';
 import { LiveRegion } from './live-region.js';
 import { UnansweredNotices } from './unanswered-notices.js';
@@ -69,7 +69,11 @@ function Shell({ root, toolsRequest }: { root: HTMLElement; toolsRequest: ToolsR
   const ready = useDeskState((state) => state.ready);
   // The Inbox shows both, and both wait on the person: its questions, and requests waiting for
   // them to finish in the browser (nothing else tells a person on another screen of those).
-  const waiting = useDeskState((state) => state.inbox.length + Object.keys(state.waitingExchanges).length);
+  // Not those whose answer waits out its undo window (see `HeldAnswers`): the person answered them.
+  const { store } = useDesk();
+  const held = useSyncExternalStore(store.held.subscribe, store.held.getSnapshot);
+  const questions = useDeskState((state) => state.inbox.filter((item) => !(item.id in held)).length);
+  const waiting = questions + useDeskState((state) => Object.keys(state.waitingExchanges).length);
   const approvals = useDeskState((state) => pendingApprovals(state.assistant.summaries));
   // Counts heard before contact was lost, or not brought up to date by the last fetch of the
   // lists (it failed, or the one after a reconnect is not in yet), are not to pass for current.

@@ -152,7 +152,8 @@ function cutAtWord(text: string, max: number): string {
 
 function withdrawnText(notice: WithdrawnNotice): string {
   if (notice.reason !== undefined) return withdrawnSentence(notice);
-  return notice.afterStoppedCall !== undefined || notice.offline === true
+  // An answer held for its undo window when it went: the person had answered (the sentence says so).
+  return notice.afterStoppedCall !== undefined || notice.offline === true || notice.heldAnswer !== undefined
     ? ended(withdrawnSentence(notice))
     : `${withdrawnSentence(notice)} before you answered.`;
 }

@@ -62,6 +62,19 @@ export function deskReducer(state: DeskState, action: DeskAction): DeskState {
       return { ...state, connectFailures: { ...state.connectFailures, [action.serverId]: action.failure } };
     case 'connect-failure-cleared':
       return withoutConnectFailure(state, action.serverId);
+    case 'held-dropped': {
+      // The newest notice of each item: an id's earlier notice was of an earlier withdrawal.
+      const answers = new Map(action.answers.map(({ id, answer }) => [id, answer]));
+      const last = new Map(state.withdrawn.map((notice, at) => [notice.id, at]));
+      if (!action.answers.some(({ id }) => last.has(id))) return state;
+      return {
+        ...state,
+        withdrawn: state.withdrawn.map((notice, at) => {
+          const answer = answers.get(notice.id);
+          return answer !== undefined && last.get(notice.id) === at ? { ...notice, heldAnswer: answer } : notice;
+        })
+      };
+    }
     case 'inbox-answered': {
       // Two answers may be said in the same words ("Answer sent to Everything."): the item tells them apart.
       if (

@@ -78,7 +78,12 @@ export type DeskAction =
   /** What the person has typed into an Inbox card so far (undefined: nothing), kept for its withdrawal's notice. */
   | { type: 'inbox-draft'; id: string; text: string | undefined }
   /** The values of an Inbox card the person changed (null: they emptied it), for another card of the item to start from. */
-  | { type: 'inbox-draft'; id: string; values: InboxDraftValues | null };
+  | { type: 'inbox-draft'; id: string; values: InboxDraftValues | null }
+  /**
+   * Inbox answers held for their undo window, dropped unsent as their items went: each item's
+   * withdrawal notice says so (`answer`, its button: "Reject").
+   */
+  | { type: 'held-dropped'; answers: Array<{ id: string; answer: string }> };
 
 /**
  * A model run the person's approval started, that the line above the cards tells about ("… is
@@ -250,6 +255,11 @@ export interface WithdrawnNotice {
   offline?: boolean;
   /** What the person had typed into its card, not sent: kept here for them to copy. */
   draft?: string;
+  /**
+   * The answer the person had given it ("Reject"), held for its undo window when it went:
+   * never sent, so the notice says so rather than "before you answered".
+   */
+  heldAnswer?: string;
 }
 
 /**

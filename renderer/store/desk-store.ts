@@ -9,7 +9,7 @@ import { toHostCallError } from '../host-client.js';
 import { deskReducer, ENDED_RUNS_KEPT, historyKindOf, isEntryOf } from './desk-reducer.js';
 import { ended, requestTitle, withdrawnSentence } from '../components/request-title.js';
 import { initialDeskState, type DeskAction, type DeskSnapshot, type DeskState } from './desk-state.js';
-import { HeldAnswers } from './held-answers.js';
+import { HeldAnswers, heldAnswerWord } from './held-answers.js';
 
 /** Every host event, listed at runtime without loading the contract's zod schemas into the page. */
 const HOST_EVENTS = [
@@ -92,8 +92,19 @@ export class DeskStore {
     const next = deskReducer(previous, action);
     if (next === previous) return;
     this.#state = next;
-    // A question that ended (withdrawn, expired, answered elsewhere) takes its held answer with it.
-    if (next.inbox !== previous.inbox) this.held.dropUnless((id) => next.inbox.some((item) => item.id === id));
+    // A question that ended (withdrawn, expired, answered elsewhere) takes its held answer with
+    // it; its notice says that answer was waiting, and was not sent (not "before you answered").
+    if (next.inbox !== previous.inbox) {
+      const dropped = this.held.dropUnless(
+        (id) => next.inbox.some((item) => item.id === id),
+        withdrawnByServer(action)
+      );
+      if (dropped.length > 0)
+        this.#state = deskReducer(this.#state, {
+          type: 'held-dropped',
+          answers: dropped.map(({ id, action: held }) => ({ id, answer: heldAnswerWord(held) }))
+        });
+    }
     for (const listener of [...this.#listeners]) listener();
   }
 
@@ -144,7 +155,10 @@ export class DeskStore {
       if (item) {
         // Said in a line of its own: the question quoted as far as tells which (its notice has it whole).
         const message = requestTitle(item.kind, item.request, 120);
-        const said = withdrawnSentence({ ...item, message, reason, afterStoppedCall });
+        // An answer held for its undo window goes with it, unsent: said so, not "before you answered".
+        const waiting = this.held.getSnapshot()[id];
+        const heldAnswer = waiting?.phase === 'held' ? heldAnswerWord(waiting.action) : undefined;
+        const said = withdrawnSentence({ ...item, message, reason, afterStoppedCall, heldAnswer });
         this.apply('inbox.removed', removed);
         // Said only when the notice the reducer made holds it (none is made for the person's own
         // cancel, unless it keeps what they typed).
@@ -296,4 +310,14 @@ export async function fetchSnapshot(
     // Newest last, as the state keeps them; a request still running has no end yet.
     ...(ended && { endedRuns: ended.entries.filter((entry) => entry.endedAt !== undefined).reverse() })
   };
+}
+
+/** Whether `action` is a server withdrawing an Inbox item itself (not Taskdesk, not an answer elsewhere). */
+function withdrawnByServer(action: DeskAction): boolean {
+  return (
+    action.type === 'event' &&
+    action.event === 'inbox.removed' &&
+    action.payload.why === 'withdrawn' &&
+    action.payload.reason === undefined
+  );
 }

@@ -9,6 +9,11 @@ export function isHeldAction(action: string): action is HeldAction {
   return action === 'decline' || action === 'cancel' || action === 'reject';
 }
 
+/** The answer's button, as a notice names what was held: "your Reject waited to be sent". */
+export function heldAnswerWord(action: HeldAction): 'Decline' | 'Reject' | 'Dismiss' {
+  return action === 'decline' ? 'Decline' : action === 'reject' ? 'Reject' : 'Dismiss';
+}
+
 /**
  * An Inbox answer held back for its undo window. `held`: not sent, and Undo brings the item
  * back; `sending`: the window ended and the host has it (or is about to), no undo any more.
@@ -16,6 +21,13 @@ export function isHeldAction(action: string): action is HeldAction {
 export interface HeldAnswer {
   /** The Inbox item's id. */
   id: string;
+  /** The server that asked: a close of it sends its held answers first (see {@link HeldAnswers.flushServer}). */
+  serverId: string;
+  serverName: string;
+  /** What the item is, as "Nothing to undo: Books withdrew that question." names it. */
+  noun: 'question' | 'model request';
+  /** The item as the held line names it ("Books’s question “Which shelf?”"), as an Undo says it came back. */
+  named: string;
   action: HeldAction;
   /** What the answer does, as the Inbox says it ("Declined Books’s question “Which shelf?”."). */
   said: string;
@@ -31,8 +43,8 @@ export interface HeldTimers {
 /**
  * The Inbox's answers held for an undo window, by item id, as mail clients hold a message after
  * Send. Each goes at its own time: `send` runs once its window ends, unless {@link undo} took it
- * back or {@link drop} dropped it (its question ended meanwhile). {@link flush} sends every one
- * still held at once (the page is closing).
+ * back or {@link dropUnless} dropped it (its question ended meanwhile). {@link flush} sends every
+ * one still held at once (the page is closing), {@link flushServer} a server's (it is closing).
  *
  * Kept by the store, not by a card, so that an answer goes whether or not its card is still on
  * screen. Components read {@link getSnapshot} (a new object at each change) with
@@ -45,6 +57,10 @@ export class HeldAnswers {
   /** Each held answer's send and timer, by item id, in the order they were held (the last is what `u` undoes). */
   readonly #pending = new Map<string, { send: () => Promise<unknown>; timer: unknown }>();
   readonly #listeners = new Set<() => void>();
+  /** The item whose answer was held last. */
+  #lastHeld: string | undefined;
+  /** The answer held last, when it was dropped because its question ended (and whether its server withdrew it). */
+  #lastEnded: { answer: HeldAnswer; withdrawn: boolean } | undefined;
 
   constructor(timers: HeldTimers, windowMs = UNDO_WINDOW_MS) {
     this.#timers = timers;
@@ -65,8 +81,10 @@ export class HeldAnswers {
    */
   hold(answer: Omit<HeldAnswer, 'phase'>, send: () => Promise<unknown>): boolean {
     if (answer.id in this.#held) return false;
-    const timer = this.#timers.setTimeout(() => this.#send(answer.id), this.#windowMs);
+    const timer = this.#timers.setTimeout(() => void this.#send(answer.id), this.#windowMs);
     this.#pending.set(answer.id, { send, timer });
+    this.#lastHeld = answer.id;
+    this.#lastEnded = undefined;
     this.#set(answer.id, { ...answer, phase: 'held' });
     return true;
   }
@@ -91,24 +109,58 @@ export class HeldAnswers {
 
   /**
    * Drops what is held for the items `keep` says no to (their questions ended: withdrawn,
-   * expired, answered elsewhere): not sent. One being sent is only forgotten.
+   * expired, answered elsewhere): not sent. One being sent is only forgotten. Returns those
+   * dropped before they were sent; `withdrawn`: their server withdrew them (said by `u` after).
    */
-  dropUnless(keep: (id: string) => boolean): void {
-    for (const id of Object.keys(this.#held)) if (!keep(id)) this.#forget(id);
+  dropUnless(keep: (id: string) => boolean, withdrawn = false): HeldAnswer[] {
+    const dropped: HeldAnswer[] = [];
+    for (const answer of Object.values(this.#held)) {
+      if (keep(answer.id)) continue;
+      if (answer.phase === 'held') {
+        dropped.push(answer);
+        if (answer.id === this.#lastHeld) this.#lastEnded = { answer, withdrawn };
+      }
+      this.#forget(answer.id);
+    }
+    return dropped;
+  }
+
+  /**
+   * The answer held last, when it was dropped unsent because its question ended, and whether
+   * its server withdrew it; undefined once another is held.
+   */
+  lastEnded(): { answer: HeldAnswer; withdrawn: boolean } | undefined {
+    return this.#lastEnded;
   }
 
   /** Sends every answer still held now, without waiting for its window to end. */
   flush(): void {
     for (const [id, pending] of [...this.#pending]) {
       this.#timers.clearTimeout(pending.timer);
-      this.#send(id);
+      void this.#send(id);
     }
   }
 
-  #send(id: string): void {
+  /**
+   * Sends the answers held for `serverId`'s items now (Disconnect, Remove or a restarting Save
+   * is about to close it, which would withdraw them unanswered). Resolves once the host has
+   * answered each (or refused it), so that the close goes after them.
+   */
+  flushServer(serverId: string): Promise<void> {
+    const sends: Array<Promise<unknown>> = [];
+    for (const [id, pending] of [...this.#pending]) {
+      if (this.#held[id]?.serverId !== serverId) continue;
+      this.#timers.clearTimeout(pending.timer);
+      const sent = this.#send(id);
+      if (sent) sends.push(sent);
+    }
+    return Promise.all(sends).then(() => undefined);
+  }
+
+  #send(id: string): Promise<unknown> | undefined {
     const pending = this.#pending.get(id);
     const held = this.#held[id];
-    if (!pending || held?.phase !== 'held') return;
+    if (!pending || held?.phase !== 'held') return undefined;
     this.#pending.delete(id);
     this.#set(id, { ...held, phase: 'sending' });
     // Sent as the card would send it at once; once the host has answered (or refused), the
@@ -116,7 +168,7 @@ export class HeldAnswers {
     const done = () => {
       if (this.#held[id]?.phase === 'sending') this.#forget(id);
     };
-    pending.send().then(done, done);
+    return pending.send().then(done, done);
   }
 
   #forget(id: string): void {

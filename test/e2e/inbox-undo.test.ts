@@ -51,10 +51,14 @@ describe('Undo after Decline or Dismiss in the Inbox', () => {
     const id = (await card.getAttribute('data-inbox-id'))!;
     await card.getByLabel('Note').fill('Top shelf');
 
+    const badge = page.locator('a[data-screen="inbox"] .badge');
+    assert.equal(await badge.textContent(), '1');
     await card.getByRole('button', { name: 'Decline' }).click();
     // The card gives its place to a line with Undo; the server has no answer, and the host still waits on it.
     const line = page.locator(`.inbox-held[data-held-id="${id}"]`);
     await line.waitFor();
+    // Answered: the Inbox's badge no longer counts it as waiting on the person (shown with the line, not after).
+    assert.equal(await badge.count(), 0);
     assert.equal(await line.textContent(), 'Declined Server a’s question “Pick a shelf”. Undo');
     assert.equal(await card.isVisible(), false);
     await page.clock.fastForward(4_000);
@@ -65,6 +69,9 @@ describe('Undo after Decline or Dismiss in the Inbox', () => {
     await line.getByRole('button', { name: 'Undo' }).click();
     await card.waitFor();
     assert.equal(await line.count(), 0);
+    // Said, as the answer was: a screen reader hears the card came back.
+    await saidTimes(page, /^Brought back Server a’s question “Pick a shelf”\.$/);
+    assert.equal(await badge.textContent(), '1');
     assert.equal(await card.getByLabel('Note').inputValue(), 'Top shelf');
     assert.equal(await focusedCard(page), id);
     // Taken back: its window passing sends nothing.
@@ -85,9 +92,9 @@ describe('Undo after Decline or Dismiss in the Inbox', () => {
       .getByText(/^Declined Server a’s question “Pick a shelf”\.$/)
       .waitFor();
     assert.equal(await waiting(id), false);
-    // Said once as it was held (once more as it was held again), not again as it went.
+    // Said once as it was held (once more as it was held again), once as it came back, not again as it went.
     const heard = (await said(page)).filter((text) => text.includes('“Pick a shelf”'));
-    assert.equal(heard.length, 2);
+    assert.equal(heard.length, 3);
     assert.deepEqual(desk.pageErrors, []);
   });
 
@@ -107,6 +114,7 @@ describe('Undo after Decline or Dismiss in the Inbox', () => {
     await page.clock.fastForward(2_000);
     await page.keyboard.press('u');
     await card.waitFor();
+    await saidTimes(page, /^Brought back Server a’s question “Keep this note”\.$/);
     assert.equal(await focusedCard(page), id);
     assert.equal(await page.evaluate(() => document.activeElement?.tagName), 'ARTICLE');
     await page.clock.fastForward(10_000);
@@ -132,6 +140,38 @@ describe('Undo after Decline or Dismiss in the Inbox', () => {
     assert.deepEqual(desk.pageErrors, []);
   });
 
+  it('says a question withdrawn while its Decline was held was answered, not sent; u then says its server withdrew it', async () => {
+    const { page } = desk;
+    const controller = new AbortController();
+    const asked = peer.server.request(ask('Which bin?'), ElicitResultSchema, { signal: controller.signal }).then(
+      () => 'answered',
+      () => 'withdrawn'
+    );
+    const card = page.getByRole('article', { name: 'Which bin?' });
+    await card.waitFor();
+    const id = (await card.getAttribute('data-inbox-id'))!;
+    await card.focus();
+    await page.keyboard.press('d');
+    const line = page.locator(`.inbox-held[data-held-id="${id}"]`);
+    await line.waitFor();
+    await page.clock.fastForward(1_000);
+    // The server gives up waiting, 4 seconds before the Decline would have gone.
+    controller.abort('gave up');
+    assert.equal(await asked, 'withdrawn');
+    await line.waitFor({ state: 'detached' });
+    const words = 'Server a withdrew its question “Which bin?” while your Decline waited to be sent: it was not sent.';
+    const notice = page.locator('.notice-withdrawn').filter({ hasText: 'Which bin?' });
+    await notice.waitFor();
+    assert.equal(await notice.locator('p').first().textContent(), words);
+    await saidTimes(page, new RegExp(`^${words.replace(/[?.]/g, '\\$&')}$`));
+    await page.locator('#heading-inbox').focus();
+    await page.keyboard.press('u');
+    await saidTimes(page, /^Nothing to undo: Server a withdrew that question\.$/);
+    await notice.getByRole('button', { name: 'Close notice' }).click();
+    await notice.waitFor({ state: 'detached' });
+    assert.deepEqual(desk.pageErrors, []);
+  });
+
   it('sends a Decline still held at once when the page goes (a reload), rather than dropping it', async () => {
     const { page } = desk;
     const asked = peer.server.request(ask('Leave now'), ElicitResultSchema);
@@ -146,6 +186,25 @@ describe('Undo after Decline or Dismiss in the Inbox', () => {
     assert.equal(await waiting(id), false);
     await page.locator('#heading-inbox').waitFor();
     assert.equal(await page.locator(`[data-inbox-id="${id}"]`).count(), 0);
+    assert.deepEqual(desk.pageErrors, []);
+  });
+
+  it('sends a Decline still held before a Disconnect, not counting its question as one the Disconnect withdraws', async () => {
+    const { page } = desk;
+    const asked = peer.server.request(ask('Before you go'), ElicitResultSchema);
+    const card = page.getByRole('article', { name: 'Before you go' });
+    await card.waitFor();
+    const id = (await card.getAttribute('data-inbox-id'))!;
+    await card.getByRole('button', { name: 'Decline' }).click();
+    await page.locator(`.inbox-held[data-held-id="${id}"]`).waitFor();
+    assert.equal(await waiting(id), true);
+    await page.locator('a[data-screen="servers"]').click();
+    // Nothing else is under way: Disconnect asks nothing, and the Decline goes before the connection closes.
+    await page.getByRole('button', { name: 'Disconnect Server a' }).click();
+    assert.equal((await asked).action, 'decline');
+    await page.getByRole('button', { name: 'Connect Server a' }).waitFor();
+    assert.equal(await page.getByRole('dialog').count(), 0);
+    assert.equal(await waiting(id), false);
     assert.deepEqual(desk.pageErrors, []);
   });
 });

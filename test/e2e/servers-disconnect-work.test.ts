@@ -350,4 +350,48 @@ describe('the Servers screen while a server disconnects, in headless Chromium ag
     );
     assert.deepEqual(pageErrors, []);
   });
+
+  it('sends a Decline held in its undo window before a Save restarts the server, not counting its question as withdrawn', async () => {
+    if (host.connection('everything')?.state.status !== 'ready') {
+      const connected = await host.call('servers.connect', { serverId: 'everything' });
+      assert.equal(connected.state.status, 'ready', connected.state.reason);
+    }
+    // The page's clock is the test's, and stands still: the Decline's window never ends by itself.
+    await page.clock.install();
+    await page.reload();
+    await page.clock.pauseAt(Date.now() + 1_000);
+    const asked = nextEvent(host, 'inbox.added', ({ item }) => item.serverId === 'everything');
+    const call = host
+      .call('tools.call', { serverId: 'everything', name: 'trigger-elicitation-request', arguments: {} })
+      .catch((error: unknown) => error);
+    const { item } = await asked;
+    const nav = page.locator('nav');
+    await nav.locator('a[href="#inbox"]').click();
+    await page.locator(`article[data-inbox-id="${item.id}"]`).getByRole('button', { name: 'Decline' }).click();
+    await page.locator(`.inbox-held[data-held-id="${item.id}"]`).waitFor();
+
+    await nav.getByRole('link', { name: 'Servers', exact: true }).click();
+    await card().getByRole('button', { name: 'Edit Everything' }).click();
+    const form = card().getByRole('form', { name: 'Edit Everything' });
+    const args = form.getByRole('textbox', { name: 'Arguments', exact: true });
+    await args.fill(`${(await args.inputValue()).trimEnd()}\n--debug`);
+    // The question was answered: only the call waiting on it is said to stop.
+    const note = form.getByText(/^Saving restarts/);
+    await note.waitFor();
+    assert.equal(await note.textContent(), 'Saving restarts Everything: 1 running call will stop.');
+    await form.getByRole('button', { name: 'Save', exact: true }).click();
+    const dialog = page.getByRole('dialog', { name: 'Save and restart Everything?' });
+    await dialog.waitFor();
+    assert.deepEqual(await dialog.locator('.dialog-body p').allTextContents(), ['1 running call will stop.']);
+    await dialog.getByRole('button', { name: 'Save and restart', exact: true }).click();
+    // The Decline went before the restart: the server had it, and its call ended with it.
+    const ended = await call;
+    assert.ok(!(ended instanceof Error), `the call was not stopped: ${String(ended)}`);
+    assert.match(JSON.stringify(ended), /decline/i);
+    await form.waitFor({ state: 'detached' });
+    await card().locator('[data-status="ready"]').waitFor();
+    assert.equal(host.inbox.size, 0);
+    await page.clock.resume();
+    assert.deepEqual(pageErrors, []);
+  });
 });

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { afterEach, beforeEach, describe, it, mock } from 'node:test';
-import type { HostApiClient, InboxItem } from '../../../app/contract/host-api.js';
+import type { HostApiClient, HostEvent, HostEventPayload, InboxItem } from '../../../app/contract/host-api.js';
 import { HeldAnswers, UNDO_WINDOW_MS, isHeldAction } from '../../../renderer/store/held-answers.js';
 import { DeskStore } from '../../../renderer/store/desk-store.js';
 import type { DeskSnapshot } from '../../../renderer/store/desk-state.js';
@@ -22,6 +22,15 @@ const question = (id: string): InboxItem => ({
   request: { mode: 'form', message: id, requestedSchema: { type: 'object', properties: {} } }
 });
 
+/** What a held answer says of its item, as the Inbox gives it. */
+const about = (id: string, serverId = 'a') => ({
+  id,
+  serverId,
+  serverName: `Server ${serverId}`,
+  noun: 'question' as const,
+  named: `Server ${serverId}’s question “${id}”`
+});
+
 describe('Inbox answers held for their undo window', () => {
   let sent: string[];
   let held: HeldAnswers;
@@ -32,8 +41,8 @@ describe('Inbox answers held for their undo window', () => {
       sent.push(id);
       return refused ? Promise.reject(new Error('refused')) : Promise.resolve(true);
     };
-  const hold = (id: string, action: 'decline' | 'cancel' | 'reject' = 'decline', refused = false) =>
-    held.hold({ id, action, said: `Declined ${id}.` }, sendOf(id, refused));
+  const hold = (id: string, action: 'decline' | 'cancel' | 'reject' = 'decline', refused = false, serverId = 'a') =>
+    held.hold({ ...about(id, serverId), action, said: `Declined ${id}.` }, sendOf(id, refused));
 
   beforeEach(() => {
     mock.timers.enable({ apis: ['setTimeout'] });
@@ -52,7 +61,9 @@ describe('Inbox answers held for their undo window', () => {
 
   it('sends nothing before the window ends, then sends once, and forgets it once the host answered', async () => {
     assert.equal(hold('q1'), true);
-    assert.deepEqual(held.getSnapshot(), { q1: { id: 'q1', action: 'decline', said: 'Declined q1.', phase: 'held' } });
+    assert.deepEqual(held.getSnapshot(), {
+      q1: { ...about('q1'), action: 'decline', said: 'Declined q1.', phase: 'held' }
+    });
     mock.timers.tick(UNDO_WINDOW_MS - 1);
     assert.deepEqual(sent, []);
     mock.timers.tick(1);
@@ -119,6 +130,49 @@ describe('Inbox answers held for their undo window', () => {
     assert.deepEqual(sent, ['q2']);
   });
 
+  it('says which it dropped unsent, and keeps the newest one dropped for u until another is held', async () => {
+    hold('q1');
+    hold('q2');
+    mock.timers.tick(UNDO_WINDOW_MS);
+    hold('q3', 'reject');
+    // q1 and q2 are on their way: only q3 was dropped before it was sent.
+    const dropped = held.dropUnless(() => false, true);
+    assert.deepEqual(
+      dropped.map((answer) => answer.id),
+      ['q3']
+    );
+    assert.deepEqual(held.lastEnded(), {
+      answer: { ...about('q3'), action: 'reject', said: 'Declined q3.', phase: 'held' },
+      withdrawn: true
+    });
+    await answered();
+    hold('q4');
+    assert.equal(held.lastEnded(), undefined);
+    // Not the newest: an older one dropped leaves nothing for u to explain.
+    hold('q5');
+    held.dropUnless((id) => id !== 'q4');
+    assert.equal(held.lastEnded(), undefined);
+  });
+
+  it('sends a server’s held answers at once before it closes, the others at their time, and resolves once the host answered', async () => {
+    hold('q1', 'decline', false, 'a');
+    hold('q2', 'cancel', false, 'b');
+    hold('q3', 'reject', false, 'a');
+    held.undo('q3');
+    let flushed = false;
+    const flushing = held.flushServer('a').then(() => (flushed = true));
+    assert.deepEqual(sent, ['q1']);
+    assert.equal(held.getSnapshot()['q1']?.phase, 'sending');
+    await flushing;
+    assert.equal(flushed, true);
+    assert.deepEqual(Object.keys(held.getSnapshot()), ['q2']);
+    mock.timers.tick(UNDO_WINDOW_MS);
+    assert.deepEqual(sent, ['q1', 'q2']);
+    // Nothing of the server held: resolves at once.
+    await held.flushServer('a');
+    assert.deepEqual(sent, ['q1', 'q2']);
+  });
+
   it('sends every answer still held at once on flush, and not again when their windows would have ended', () => {
     hold('q1');
     hold('q2');
@@ -148,6 +202,27 @@ describe('the Desk store’s held answers', () => {
   /** A store loaded with `inbox`, whose timers are the test's; its client is never called. */
   function loaded(inbox: InboxItem[]): DeskStore {
     const store = new DeskStore({} as HostApiClient, timers);
+    loadInto(store, inbox);
+    return store;
+  }
+
+  /** A store that hears the host's events as `emit` sends them, loaded with `inbox`; what it says goes to `said`. */
+  function listening(inbox: InboxItem[], said: string[]) {
+    const handlers = new Map<string, (payload: unknown) => void>();
+    const client = {
+      on: (event: string, handler: (payload: unknown) => void) => {
+        handlers.set(event, handler);
+        return () => undefined;
+      }
+    } as unknown as HostApiClient;
+    const store = new DeskStore(client, { ...timers, announce: (text) => said.push(text) });
+    store.listen();
+    loadInto(store, inbox);
+    const emit = <E extends HostEvent>(event: E, payload: HostEventPayload<E>) => handlers.get(event)!(payload);
+    return { store, emit };
+  }
+
+  function loadInto(store: DeskStore, inbox: InboxItem[]): void {
     const snapshot: DeskSnapshot = {
       servers: [],
       policies: {},
@@ -160,14 +235,13 @@ describe('the Desk store’s held answers', () => {
     };
     store.dispatch({ type: 'sync-started', syncId: 1 });
     store.dispatch({ type: 'snapshot', syncId: 1, snapshot });
-    return store;
   }
 
   it('drops a held answer when its question is withdrawn or answered elsewhere, and keeps the others', () => {
     const store = loaded([question('q1'), question('q2'), question('q3')]);
     const sent: string[] = [];
     for (const id of ['q1', 'q2', 'q3'])
-      store.held.hold({ id, action: 'decline', said: id }, () => {
+      store.held.hold({ ...about(id), action: 'decline', said: id }, () => {
         sent.push(id);
         return Promise.resolve(true);
       });
@@ -177,5 +251,40 @@ describe('the Desk store’s held answers', () => {
     assert.deepEqual(Object.keys(store.held.getSnapshot()), ['q3']);
     mock.timers.tick(UNDO_WINDOW_MS);
     assert.deepEqual(sent, ['q3']);
+  });
+
+  it('says a question withdrawn while its answer was held was answered, and not sent, in the notice and aloud', () => {
+    const said: string[] = [];
+    const sampling: InboxItem = { ...question('q3'), kind: 'sampling-approval', request: { messages: [] } };
+    const { store, emit } = listening([question('q1'), question('q2'), sampling], said);
+    const noop = () => Promise.resolve(true);
+    store.held.hold({ ...about('q1'), action: 'decline', said: 'q1' }, noop);
+    store.held.hold({ ...about('q3'), noun: 'model request', action: 'reject', said: 'q3' }, noop);
+    // Heard as the host says it: q1 and q3 while held, q2 with nothing held.
+    for (const id of ['q1', 'q2', 'q3']) emit('inbox.removed', { id, why: 'withdrawn' });
+    assert.deepEqual(said, [
+      'Server a withdrew its question “q1” while your Decline waited to be sent: it was not sent.',
+      'Server a withdrew its question “q2”.',
+      'Server a withdrew its request for a model reply while your Reject waited to be sent: it was not sent.'
+    ]);
+    assert.deepEqual(
+      store.getState().withdrawn.map((notice) => [notice.id, notice.heldAnswer]),
+      [
+        ['q1', 'Decline'],
+        ['q2', undefined],
+        ['q3', 'Reject']
+      ]
+    );
+    assert.deepEqual(store.held.getSnapshot(), {});
+    assert.equal(store.held.lastEnded()?.answer.id, 'q3');
+    assert.equal(store.held.lastEnded()?.withdrawn, true);
+  });
+
+  it('keeps the reason for u: a question answered elsewhere was not withdrawn by its server', () => {
+    const store = loaded([question('q1')]);
+    store.held.hold({ ...about('q1'), action: 'cancel', said: 'q1' }, () => Promise.resolve(true));
+    store.apply('inbox.removed', { id: 'q1', why: 'answered' });
+    assert.equal(store.held.lastEnded()?.withdrawn, false);
+    assert.deepEqual(store.getState().withdrawn, []);
   });
 });

@@ -136,6 +136,17 @@ describe('what a restart would stop', () => {
     });
   });
 
+  it('does not count a question or model request whose answer is held for its undo window: it is sent first', () => {
+    const held = { q: { phase: 'held' }, m: { phase: 'sending' } };
+    assert.deepEqual(runningWork(server('stdio'), calls, outbound, inbox, {}, held), {
+      calls: 1,
+      tasks: 1,
+      questions: 0,
+      modelRequests: 1,
+      modelRuns: 0
+    });
+  });
+
   it('says it in a line, or nothing when nothing would stop', () => {
     const none = { calls: 0, tasks: 0, questions: 0, modelRequests: 0, modelRuns: 0 };
     assert.equal(

@@ -212,7 +212,7 @@ export function RegisteredClientForm({ server }: { server: ServerView }) {
           <FieldFrame
             name="client-issuer"
             label="Sign-in service address (if you know it)"
-            hint="The secret is sent there only. Left empty, it goes to the service the server names the first time, and only there afterwards. To move the client, enter the new address."
+            hint="Taskdesk signs in there only, with the secret or the key. Left empty, it signs in at the service the server names the first time, and only there afterwards. To move the client, enter the new address."
           >
             {(wiring) => (
               <input

@@ -102,7 +102,7 @@ describe('signing in without a browser from the Desk (client credentials)', () =
     const form = card.locator('.registered-client form');
     assert.equal(await form.getByLabel('Sign-in service address (if you know it)').inputValue(), servers.issuer);
     await form
-      .getByText('Left empty, it goes to the service the server names the first time, and only there afterwards.', {
+      .getByText('Left empty, it signs in at the service the server names the first time, and only there afterwards.', {
         exact: false
       })
       .waitFor();

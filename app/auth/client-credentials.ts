@@ -113,12 +113,15 @@ export function clientPrivateKeyPem(pem: string, algorithm: ClientKeyAlgorithm):
   const fits =
     curve !== undefined
       ? type === 'ec' && key.asymmetricKeyDetails?.namedCurve === curve
-      : algorithm.startsWith('PS')
-        ? type === 'rsa' || type === 'rsa-pss'
-        : type === 'rsa';
+      : // RS and PS alike sign with a plain RSA key: the JWT library refuses an `rsa-pss` one.
+        type === 'rsa';
   if (!fits)
     throw new Error(
-      `The private key is ${type === 'ec' ? `an EC key (${key.asymmetricKeyDetails?.namedCurve ?? 'unknown curve'})` : `a ${type ?? 'unknown'} key`}, which cannot sign with ${algorithm}. Choose the algorithm the key was made for.`
+      `The private key is ${type === 'ec' ? `an EC key (${key.asymmetricKeyDetails?.namedCurve ?? 'unknown curve'})` : `a ${type ?? 'unknown'} key`}, which cannot sign with ${algorithm}. Choose the algorithm the key was made for${type === 'rsa-pss' ? ', or use a plain RSA key (BEGIN PRIVATE KEY or BEGIN RSA PRIVATE KEY)' : ''}.`
     );
+  // RFC 7518 §3.3 and §3.5: an RSA key of fewer than 2048 bits signs nothing (the JWT library refuses it).
+  const bits = key.asymmetricKeyDetails?.modulusLength;
+  if (type === 'rsa' && bits !== undefined && bits < 2048)
+    throw new Error(`The private key is an RSA key of ${bits} bits: ${algorithm} needs one of 2048 bits or more.`);
   return key.export({ type: 'pkcs8', format: 'pem' }).toString();
 }

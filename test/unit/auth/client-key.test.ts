@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { createPublicKey, generateKeyPairSync, sign, type KeyObject } from 'node:crypto';
 import { describe, it } from 'node:test';
+import { createPrivateKeyJwtAuth } from '@modelcontextprotocol/sdk/client/auth-extensions.js';
 import { clientPrivateKeyPem } from '../../../app/auth/client-credentials.js';
 import { ServerConfigSchema } from '../../../app/contract/host-api.js';
 import { ServerSecretValues } from '../../../app/host/server-secret-values.js';
@@ -91,6 +92,31 @@ describe('a private key saved for private_key_jwt', () => {
       () => clientPrivateKeyPem(p384.toString(), 'ES256'),
       /an EC key \(secp384r1\), which cannot sign with ES256/
     );
+  });
+
+  it('is refused when saved, not at its first sign-in, when it is an rsa-pss key or an RSA key under 2048 bits', async () => {
+    const pss = generateKeyPairSync('rsa-pss', { modulusLength: 2048 }).privateKey.export({
+      type: 'pkcs8',
+      format: 'pem'
+    });
+    assert.throws(
+      () => clientPrivateKeyPem(pss.toString(), 'PS256'),
+      /a rsa-pss key, which cannot sign with PS256\. Choose the algorithm the key was made for, or use a plain RSA key/
+    );
+    const small = generateKeyPairSync('rsa', { modulusLength: 1024 }).privateKey.export({
+      type: 'pkcs8',
+      format: 'pem'
+    });
+    assert.throws(
+      () => clientPrivateKeyPem(small.toString(), 'RS256'),
+      /an RSA key of 1024 bits: RS256 needs one of 2048 bits or more/
+    );
+    // What the check lets through signs: the SDK's own client assertion with the key as kept.
+    const kept = clientPrivateKeyPem(rsa.privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(), 'PS256');
+    const addAssertion = createPrivateKeyJwtAuth({ issuer: 'c', subject: 'c', privateKey: kept, alg: 'PS256' });
+    const params = new URLSearchParams();
+    await addAssertion(new Headers(), params, 'https://as.example/token', undefined);
+    assert.match(params.get('client_assertion') ?? '', /^[\w-]+\.[\w-]+\.[\w-]+$/);
   });
 
   it('is masked as a secret in what History and the task store write', () => {

@@ -39,7 +39,7 @@ export function grantNotOfferedText(
 export class NoSignInServiceError extends Error {
   constructor(serverName: string) {
     super(
-      `${serverName} names no sign-in service; Taskdesk did not send the client's secret or key anywhere. If you know the sign-in service's address, save it with the client.`
+      `${serverName} names no sign-in service; Taskdesk did not send the client's secret or key anywhere. Its administrator can say where it signs in; Taskdesk signs in only where the server names.`
     );
     this.name = 'NoSignInServiceError';
   }

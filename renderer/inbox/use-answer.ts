@@ -78,7 +78,11 @@ export function useAnswer(item: InboxItem): Answering {
       return true;
     } catch (thrown) {
       const refused = toHostCallError(thrown);
-      if (!onRefused?.(refused)) failure.show(failureOf(`Your answer was not sent to ${item.serverName}.`, refused));
+      if (!onRefused?.(refused)) {
+        failure.show(failureOf(`Your answer was not sent to ${item.serverName}.`, refused));
+        // Held, it went seconds after it was given, maybe while another screen shows: said too.
+        if (held) announce(`Your answer was not sent to ${item.serverName}: ${refused.message}`);
+      }
       return false;
     } finally {
       setBusy(false);

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { ElicitResultSchema } from '@modelcontextprotocol/sdk/types.js';
-import type { Page } from 'playwright-core';
+import type { Page, Route } from 'playwright-core';
 import { peerServer, type PeerServer } from '../support/host-fixture.js';
 import { startDesk, type DeskFixture } from './desk-fixture.js';
 import { recordSaid, said, saidTimes } from './live-region.js';
@@ -169,6 +169,34 @@ describe('Undo after Decline or Dismiss in the Inbox', () => {
     await saidTimes(page, /^Nothing to undo: Server a withdrew that question\.$/);
     await notice.getByRole('button', { name: 'Close notice' }).click();
     await notice.waitFor({ state: 'detached' });
+    assert.deepEqual(desk.pageErrors, []);
+  });
+
+  it('says a held answer the host refused when its window ended, whatever screen shows, and puts its card back with why', async () => {
+    const { page } = desk;
+    const asked = peer.server.request(ask('Refused later'), ElicitResultSchema);
+    const card = page.getByRole('article', { name: 'Refused later' });
+    await card.waitFor();
+    const id = (await card.getAttribute('data-inbox-id'))!;
+    const refuse = async (route: Route) => {
+      if ((route.request().postDataJSON() as { method?: string } | null)?.method !== 'inbox.answer')
+        return route.fallback();
+      await route.fulfill({ status: 200, json: { ok: false, error: { code: -32603, message: 'The disk is full.' } } });
+    };
+    await page.route('**/api/call', refuse);
+    await card.getByRole('button', { name: 'Decline' }).click();
+    await page.locator(`.inbox-held[data-held-id="${id}"]`).waitFor();
+    await page.locator('a[data-screen="tasks"]').click();
+    await page.clock.fastForward(5_000);
+    await saidTimes(page, /^Your answer was not sent to Server a: The disk is full\.$/);
+    await page.unroute('**/api/call', refuse);
+    await page.locator('a[data-screen="inbox"]').click();
+    await card.getByText('Your answer was not sent to Server a.', { exact: false }).waitFor();
+    assert.equal(await waiting(id), true);
+    // Answered for good, so that the Inbox is empty again.
+    await card.getByRole('button', { name: 'Dismiss' }).click();
+    await page.clock.fastForward(5_000);
+    assert.equal((await asked).action, 'cancel');
     assert.deepEqual(desk.pageErrors, []);
   });
 

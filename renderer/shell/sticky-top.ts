@@ -33,6 +33,13 @@ export function useStickyTop(): (element: HTMLElement | null) => void {
       const height = element.getBoundingClientRect().height;
       const inSight = short.matches ? height - bar : height;
       page.style.setProperty('scroll-padding-top', `${inSight + 8}px`);
+      // A notice that comes up (or grows) while the person is on something may cover it: the
+      // focused element's top goes back below the block, as a focus moved there would be.
+      const focused = document.activeElement;
+      if (focused instanceof HTMLElement && focused !== document.body && !element.contains(focused)) {
+        const { top, bottom } = focused.getBoundingClientRect();
+        if (top < inSight && bottom > 0) focused.scrollIntoView({ block: 'start' });
+      }
     };
     const observer = new ResizeObserver(measure);
     observer.observe(element);

@@ -200,6 +200,52 @@ describe('Undo after Decline or Dismiss in the Inbox', () => {
     assert.deepEqual(desk.pageErrors, []);
   });
 
+  it('brings the focused card back below a notice that comes up over it', async () => {
+    const { page } = desk;
+    await page.setViewportSize({ width: 800, height: 600 });
+    const controller = new AbortController();
+    // Cards below the one the person is on, so that the page scrolls its top to the bar.
+    const stays = peer.server.request(ask('Stays here'), ElicitResultSchema);
+    const first = peer.server
+      .request(ask('Soon withdrawn'), ElicitResultSchema, { signal: controller.signal })
+      .catch(() => 'withdrawn');
+    const fillers = ['Filler one', 'Filler two'].map((name) => peer.server.request(ask(name), ElicitResultSchema));
+    const card = page.getByRole('article', { name: 'Stays here' });
+    for (const name of ['Stays here', 'Soon withdrawn', 'Filler one', 'Filler two'])
+      await page.getByRole('article', { name }).waitFor();
+    // On the card, its top just below the bar, where the notice will come.
+    await card.focus();
+    await card.evaluate((element) => element.scrollIntoView({ block: 'start' }));
+    const gap = () =>
+      page.evaluate(
+        () =>
+          document.activeElement!.getBoundingClientRect().top -
+          document.querySelector('.top-area')!.getBoundingClientRect().bottom
+      );
+    const before = await gap();
+    assert.ok(before >= 0 && before < 20, `the card's top just below the bar (${before} px)`);
+    controller.abort();
+    assert.equal(await first, 'withdrawn');
+    const notice = page.locator('.notice-withdrawn').filter({ hasText: 'Soon withdrawn' });
+    await notice.waitFor();
+    await page.waitForFunction(
+      () =>
+        document.activeElement!.getBoundingClientRect().top >=
+        document.querySelector('.top-area')!.getBoundingClientRect().bottom
+    );
+    assert.equal(await card.evaluate((element) => element.contains(document.activeElement)), true, 'still on the card');
+    // Left as they were: the notice closed, the questions answered.
+    await notice.getByRole('button', { name: /^Close/ }).click();
+    for (const name of ['Stays here', 'Filler one', 'Filler two'])
+      await page.getByRole('article', { name }).getByRole('button', { name: 'Submit' }).click();
+    assert.deepEqual(
+      (await Promise.all([stays, ...fillers])).map((result) => result.action),
+      ['accept', 'accept', 'accept']
+    );
+    await page.setViewportSize({ width: 1280, height: 800 });
+    assert.deepEqual(desk.pageErrors, []);
+  });
+
   it('sends a Decline still held at once when the page goes (a reload), rather than dropping it', async () => {
     const { page } = desk;
     const asked = peer.server.request(ask('Leave now'), ElicitResultSchema);

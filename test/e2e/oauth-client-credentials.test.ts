@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { generateKeyPairSync } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Locator, Page } from 'playwright-core';
 import type { BrowserServer } from '../../app/browser/browser-server.js';
@@ -106,6 +107,97 @@ describe('signing in without a browser from the Desk (client credentials)', () =
         exact: false
       })
       .waitFor();
+    assert.deepEqual(pageErrors, []);
+  });
+});
+
+/**
+ * Choosing a private key in place of the secret (`private_key_jwt`) for a sign-in without a
+ * browser on the registered-client form, in headless Chromium against the real core and a local
+ * authorization server that checks the signed assertion with the registered public key.
+ */
+describe('signing in without a browser with a private key, from the Desk', () => {
+  let built: Awaited<ReturnType<typeof buildRenderer>>;
+  let servers: OAuthTestServers;
+  let data: ReturnType<typeof tempDir>;
+  let host: Host;
+  let server: BrowserServer;
+  let browser: Browser;
+  let page: Page;
+  let card: Locator;
+  const pageErrors: string[] = [];
+  let pagesOpened = 0;
+  const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'prime256v1' });
+  const pem = privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
+
+  before(async () => {
+    built = await buildRenderer();
+    servers = await startOAuthTestServers({ consent: 'page', clientCredentials: true });
+    servers.registerClient({ clientId: 'machine', publicKey });
+    data = tempDir('taskdesk-oauth-key-e2e-');
+    host = createHost({
+      dataDir: data.dir,
+      autoConnect: false,
+      servers: [{ id: 'protected', name: 'Protected', transport: { type: 'http', url: servers.mcpUrl } }]
+    });
+    ({ server, browser, page } = await openDesk(host, built.dir, pageErrors, {
+      viewport: { width: 1280, height: 1600 }
+    }));
+    page.context().on('page', () => (pagesOpened += 1));
+    await page.getByRole('link', { name: 'Servers' }).click();
+    card = page.locator('li[data-server-id="protected"]');
+  });
+
+  after(async () => {
+    await browser?.close();
+    await server?.close();
+    await host?.close();
+    await servers?.close();
+    data?.remove();
+    built?.remove();
+  });
+
+  it('offers a private key and its algorithm in place of the secret, and needs the key', async () => {
+    await card.getByRole('button', { name: 'Connect Protected' }).click();
+    await card.getByText(`Protected asks you to sign in at ${servers.issuer} before you use it.`).waitFor();
+    await card.getByText('Use a client you registered').click();
+    const form = card.locator('.registered-client form');
+    assert.equal(
+      await form.getByLabel('A private key (private_key_jwt)').count(),
+      0,
+      'only when signing in without a browser'
+    );
+    await form.getByLabel('Sign in without a browser (client credentials)').check();
+    assert.equal(
+      await form.getByLabel('Its client secret').isChecked(),
+      true,
+      'the secret, unless the person chooses a key'
+    );
+    await form.getByLabel('A private key (private_key_jwt)').check();
+    assert.equal(await form.getByLabel(/^Client secret/).count(), 0, 'no secret asked for with a key');
+    await form.getByLabel('Client ID').fill('machine');
+    const save = form.getByRole('button', { name: 'Save client' });
+    assert.equal(await save.isDisabled(), true, 'not without the key');
+    const key = form.getByLabel(/^Private key \(PEM\)( \*)?$/);
+    assert.equal(await key.getAttribute('aria-required'), 'true');
+    await key.fill(pem);
+    await form.getByLabel('Key algorithm').selectOption('ES256');
+    await save.click();
+    await form.getByText('Saved: Sign in (or Connect) uses this client, without a browser.').waitFor();
+    assert.equal(await key.inputValue(), '', 'the key is not kept in the form');
+  });
+
+  it('signs in and connects with no sign-in page, and the key never reaches the page again', async () => {
+    await card.getByRole('button', { name: 'Sign in to Protected' }).click();
+    await card
+      .getByText(`Signed in as machine at ${servers.issuer} with the client you registered (machine)`)
+      .waitFor();
+    await card.locator('[data-status="ready"]').waitFor();
+    assert.equal(pagesOpened, 0, 'no page opened');
+    assert.equal(servers.signIns, 0, 'no authorization code asked for');
+    assert.equal(servers.clientCredentialsGrants, 1);
+    const body = pem.split('\n')[1]!;
+    assert.equal((await page.content()).includes(body), false, 'the key is not in the page');
     assert.deepEqual(pageErrors, []);
   });
 });

@@ -1,12 +1,49 @@
 import assert from 'node:assert/strict';
 import { generateKeyPairSync } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
-import type { Browser, Locator, Page } from 'playwright-core';
-import type { BrowserServer } from '../../app/browser/browser-server.js';
-import { createHost, type Host } from '../../app/host/host.js';
+import type { Locator, Page } from 'playwright-core';
+import { createHost } from '../../app/host/host.js';
 import { tempDir } from '../support/host-fixture.js';
 import { startOAuthTestServers, type OAuthTestServers } from '../support/oauth-test-servers.js';
 import { buildRenderer, openDesk, openToolForm } from './renderer-build.js';
+
+/**
+ * A Desk on a host with one server, "Protected", behind a local authorization server that knows
+ * `client` and answers the client credentials grant; opened on the Servers screen. `onNewPage` is
+ * told of each page the Desk opens (a sign-in page would be one).
+ */
+async function openProtectedDesk(
+  client: Parameters<OAuthTestServers['registerClient']>[0],
+  height: number,
+  pageErrors: string[],
+  onNewPage: () => void
+) {
+  const built = await buildRenderer();
+  const servers = await startOAuthTestServers({ consent: 'page', clientCredentials: true });
+  servers.registerClient(client);
+  const data = tempDir('taskdesk-oauth-cc-e2e-');
+  const host = createHost({
+    dataDir: data.dir,
+    autoConnect: false,
+    servers: [{ id: 'protected', name: 'Protected', transport: { type: 'http', url: servers.mcpUrl } }]
+  });
+  const { server, browser, page } = await openDesk(host, built.dir, pageErrors, { viewport: { width: 1280, height } });
+  page.context().on('page', onNewPage);
+  await page.getByRole('link', { name: 'Servers' }).click();
+  return {
+    servers,
+    page,
+    card: page.locator('li[data-server-id="protected"]'),
+    close: async () => {
+      await browser.close();
+      await server.close();
+      await host.close();
+      await servers.close();
+      data.remove();
+      built.remove();
+    }
+  };
+}
 
 /**
  * Choosing sign-in without a browser (OAuth client credentials) on the registered-client form,
@@ -14,42 +51,24 @@ import { buildRenderer, openDesk, openToolForm } from './renderer-build.js';
  * page, against a local authorization server that answers the client credentials grant.
  */
 describe('signing in without a browser from the Desk (client credentials)', () => {
-  let built: Awaited<ReturnType<typeof buildRenderer>>;
   let servers: OAuthTestServers;
-  let data: ReturnType<typeof tempDir>;
-  let host: Host;
-  let server: BrowserServer;
-  let browser: Browser;
   let page: Page;
   let card: Locator;
+  let close: (() => Promise<void>) | undefined;
   const pageErrors: string[] = [];
   let pagesOpened = 0;
 
   before(async () => {
-    built = await buildRenderer();
-    servers = await startOAuthTestServers({ consent: 'page', clientCredentials: true });
-    servers.registerClient({ clientId: 'machine', clientSecret: 'machine-secret' });
-    data = tempDir('taskdesk-oauth-cc-e2e-');
-    host = createHost({
-      dataDir: data.dir,
-      autoConnect: false,
-      servers: [{ id: 'protected', name: 'Protected', transport: { type: 'http', url: servers.mcpUrl } }]
-    });
-    ({ server, browser, page } = await openDesk(host, built.dir, pageErrors, {
-      viewport: { width: 1280, height: 1400 }
-    }));
-    page.context().on('page', () => (pagesOpened += 1));
-    await page.getByRole('link', { name: 'Servers' }).click();
-    card = page.locator('li[data-server-id="protected"]');
+    ({ servers, page, card, close } = await openProtectedDesk(
+      { clientId: 'machine', clientSecret: 'machine-secret' },
+      1400,
+      pageErrors,
+      () => (pagesOpened += 1)
+    ));
   });
 
   after(async () => {
-    await browser?.close();
-    await server?.close();
-    await host?.close();
-    await servers?.close();
-    data?.remove();
-    built?.remove();
+    await close?.();
   });
 
   it('offers the choice on the registered-client form, which then needs the secret', async () => {
@@ -117,44 +136,26 @@ describe('signing in without a browser from the Desk (client credentials)', () =
  * authorization server that checks the signed assertion with the registered public key.
  */
 describe('signing in without a browser with a private key, from the Desk', () => {
-  let built: Awaited<ReturnType<typeof buildRenderer>>;
   let servers: OAuthTestServers;
-  let data: ReturnType<typeof tempDir>;
-  let host: Host;
-  let server: BrowserServer;
-  let browser: Browser;
   let page: Page;
   let card: Locator;
+  let close: (() => Promise<void>) | undefined;
   const pageErrors: string[] = [];
   let pagesOpened = 0;
   const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'prime256v1' });
   const pem = privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
 
   before(async () => {
-    built = await buildRenderer();
-    servers = await startOAuthTestServers({ consent: 'page', clientCredentials: true });
-    servers.registerClient({ clientId: 'machine', publicKey });
-    data = tempDir('taskdesk-oauth-key-e2e-');
-    host = createHost({
-      dataDir: data.dir,
-      autoConnect: false,
-      servers: [{ id: 'protected', name: 'Protected', transport: { type: 'http', url: servers.mcpUrl } }]
-    });
-    ({ server, browser, page } = await openDesk(host, built.dir, pageErrors, {
-      viewport: { width: 1280, height: 1600 }
-    }));
-    page.context().on('page', () => (pagesOpened += 1));
-    await page.getByRole('link', { name: 'Servers' }).click();
-    card = page.locator('li[data-server-id="protected"]');
+    ({ servers, page, card, close } = await openProtectedDesk(
+      { clientId: 'machine', publicKey },
+      1600,
+      pageErrors,
+      () => (pagesOpened += 1)
+    ));
   });
 
   after(async () => {
-    await browser?.close();
-    await server?.close();
-    await host?.close();
-    await servers?.close();
-    data?.remove();
-    built?.remove();
+    await close?.();
   });
 
   it('offers a private key and its algorithm in place of the secret, and needs the key', async () => {

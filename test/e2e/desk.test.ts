@@ -515,13 +515,13 @@ describe('Taskdesk in headless Chromium, over browser mode, against the real cor
     );
     assert.equal(await warning.getByRole('link', { name: 'add a provider' }).getAttribute('href'), '#providers');
     await policy.getByLabel('Run without asking').click();
-    await page.locator('fieldset[data-policy-mode="auto"]').waitFor();
+    await page.locator('fieldset[data-policy-mode="auto"] .policy-saved').waitFor();
     await warning.waitFor();
     await policy.getByLabel('Refuse').click();
-    await page.locator('fieldset[data-policy-mode="refuse"]').waitFor();
+    await page.locator('fieldset[data-policy-mode="refuse"] .policy-saved').waitFor();
     assert.equal(await warning.count(), 0, 'no request comes to the Inbox under "refuse"');
     await policy.getByLabel('Run without asking').click();
-    await page.locator('fieldset[data-policy-mode="auto"]').waitFor();
+    await page.locator('fieldset[data-policy-mode="auto"] .policy-saved').waitFor();
 
     const answered = peer.server.request(
       { method: 'sampling/createMessage', params: samplingRequest },

@@ -284,7 +284,7 @@ describe('sampling policy, request editing and live text in the UI', () => {
     assert.equal(await policy.getByLabel('Ask me first').isChecked(), true);
     assert.equal(await policy.getByLabel('Review answers before they go back').isChecked(), true);
     await policy.getByLabel('Run without asking').check();
-    await page.locator('li[data-server-id="p"] fieldset[data-policy-mode="auto"]').waitFor();
+    await page.locator('li[data-server-id="p"] fieldset[data-policy-mode="auto"] .policy-saved').waitFor();
     assert.ok(
       await item.getByLabel('Run without asking').evaluate((element) => element === document.activeElement),
       'focus stays on the choice'
@@ -357,7 +357,7 @@ describe('sampling policy, request editing and live text in the UI', () => {
     const item = page.locator('li[data-server-id="p"]');
     await openServerSettings(item);
     await item.getByLabel('Refuse').check();
-    await item.locator('fieldset[data-policy-mode="refuse"]').waitFor();
+    await item.locator('fieldset[data-policy-mode="refuse"] .policy-saved').waitFor();
     assert.equal(await item.getByLabel('Review answers before they go back').isDisabled(), true);
     await page.screenshot({ path: path.join(root, '.tmp/servers-policy.png'), fullPage: true });
     const before = llm.chatRequests.length;

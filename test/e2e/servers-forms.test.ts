@@ -1100,7 +1100,7 @@ describe('the Servers screen with 15 servers, by keyboard', () => {
     assert.equal(await policy.isVisible(), false);
     await card.locator('summary', { hasText: 'Settings' }).click();
     await policy.getByRole('radio', { name: 'Refuse' }).check();
-    await card.locator('fieldset[data-policy-mode="refuse"]').waitFor();
+    await card.locator('fieldset[data-policy-mode="refuse"] .policy-saved').waitFor();
     assert.equal((await host.call('sampling.getPolicy', { serverId: 's2' })).mode, 'refuse');
     await card
       .getByRole('group', { name: /^Folders/ })

@@ -252,6 +252,24 @@ export function InboxScreen({
       approved.current = { item: left, handedTo: document.activeElement };
   }, [inbox, store]);
 
+  /**
+   * An Undo went with the focus on it (its window ended): the focus goes on to the card after
+   * its line, as it did when the answer was given, else the one before, else the heading.
+   */
+  const focusAfterUndoGone = useCallback((line: HTMLElement) => {
+    const cards = [...(list.current?.querySelectorAll<HTMLElement>(LIVE_CARD) ?? [])];
+    const next =
+      cards.find((card) => (line.compareDocumentPosition(card) & Node.DOCUMENT_POSITION_FOLLOWING) !== 0) ??
+      cards.at(-1);
+    if (next) {
+      parked.current = false;
+      focusCard(next);
+    } else {
+      heading.current?.focus();
+      parked.current = true;
+    }
+  }, []);
+
   /** The item an Undo brought back: it takes the focus once its card shows again. */
   const restoring = useRef<string | undefined>(undefined);
   const undo = useCallback(
@@ -345,7 +363,9 @@ export function InboxScreen({
                       will not fetch these answers.
                     </p>
                   ) : null}
-                  {held[item.id] ? <HeldAnswerLine held={held[item.id]!} onUndo={undo} /> : null}
+                  {held[item.id] ? (
+                    <HeldAnswerLine held={held[item.id]!} onUndo={undo} onUndoGone={focusAfterUndoGone} />
+                  ) : null}
                   {/* Kept, hidden, while its answer is held: Undo brings it back as it was, typing and all. */}
                   <div className="inbox-slot" hidden={item.id in held}>
                     <InboxItemCard item={item} />

@@ -21,6 +21,28 @@ const focusedCard = (page: Page) =>
   page.evaluate(() => document.activeElement?.closest<HTMLElement>('[data-inbox-id]')?.dataset.inboxId);
 
 /**
+ * Keeps the Desk's `inbox.answer` calls on their way (the host has not got them) until `release`,
+ * which lets them go on as they were.
+ */
+async function holdAnswers(page: Page): Promise<{ release(): Promise<void> }> {
+  let letGo = () => {};
+  const released = new Promise<void>((resolve) => (letGo = resolve));
+  const hold = async (route: Route) => {
+    if ((route.request().postDataJSON() as { method?: string } | null)?.method !== 'inbox.answer')
+      return route.fallback();
+    await released;
+    await route.fallback();
+  };
+  await page.route('**/api/call', hold);
+  return {
+    release: async () => {
+      letGo();
+      await page.unroute('**/api/call', hold);
+    }
+  };
+}
+
+/**
  * A Decline or Dismiss in the Inbox waits five seconds, its card replaced by a line with Undo,
  * before it goes to the server: a stray key press is taken back, the card as it was.
  */
@@ -197,6 +219,42 @@ describe('Undo after Decline or Dismiss in the Inbox', () => {
     await card.getByRole('button', { name: 'Dismiss' }).click();
     await page.clock.fastForward(5_000);
     assert.equal((await asked).action, 'cancel');
+    assert.deepEqual(desk.pageErrors, []);
+  });
+
+  it('gives the focus on Undo to the next card when the window ends, or to the heading when no card is left', async () => {
+    const { page } = desk;
+    const first = peer.server.request(ask('Undo in focus'), ElicitResultSchema);
+    const second = peer.server.request(ask('Next in line'), ElicitResultSchema);
+    const card = page.getByRole('article', { name: 'Undo in focus' });
+    const next = page.getByRole('article', { name: 'Next in line' });
+    await next.waitFor();
+    const id = (await card.getAttribute('data-inbox-id'))!;
+    const nextId = (await next.getAttribute('data-inbox-id'))!;
+    // Each answer is kept on its way until the focus was looked at: its line stays meanwhile, with no Undo.
+    let held = await holdAnswers(page);
+    await card.getByRole('button', { name: 'Decline' }).click();
+    const line = page.locator(`.inbox-held[data-held-id="${id}"]`);
+    await line.getByRole('button', { name: 'Undo' }).focus();
+    await page.clock.fastForward(5_000);
+    await line.getByRole('button', { name: 'Undo' }).waitFor({ state: 'detached' });
+    assert.equal(await line.isVisible(), true);
+    assert.equal(await focusedCard(page), nextId);
+    await held.release();
+    assert.equal((await first).action, 'decline');
+    await line.waitFor({ state: 'detached' });
+    assert.equal(await focusedCard(page), nextId);
+
+    // The last card: the heading takes the focus, as it does when the last card is answered.
+    held = await holdAnswers(page);
+    await next.getByRole('button', { name: 'Decline' }).click();
+    const nextLine = page.locator(`.inbox-held[data-held-id="${nextId}"]`);
+    await nextLine.getByRole('button', { name: 'Undo' }).focus();
+    await page.clock.fastForward(5_000);
+    await nextLine.getByRole('button', { name: 'Undo' }).waitFor({ state: 'detached' });
+    assert.equal(await page.evaluate(() => document.activeElement?.id), 'heading-inbox');
+    await held.release();
+    assert.equal((await second).action, 'decline');
     assert.deepEqual(desk.pageErrors, []);
   });
 

@@ -38,7 +38,7 @@ export function HeldAnswerLine({
     if (line.current && (active === null || active === document.body)) onUndoGone(line.current);
   }, [held.phase, onUndoGone]);
   return (
-    <p className="inbox-held muted" data-held-id={held.id} ref={line}>
+    <p className="inbox-held muted" data-held-id={held.id} ref={line} tabIndex={-1}>
       <span id={id}>{held.said}</span>
       {held.phase === 'held' ? (
         <>

@@ -113,7 +113,14 @@ export function InboxScreen({
     }
     if (opened.current === openId) return;
     const card = list.current?.querySelector<HTMLElement>(`[data-inbox-id="${CSS.escape(openId)}"]`);
-    if (card) {
+    // A card whose answer is held is hidden behind its line: the line's Undo (or, past its
+    // window, the line) takes the focus, saying what became of the question.
+    const line = list.current?.querySelector<HTMLElement>(`.inbox-held[data-held-id="${CSS.escape(openId)}"]`);
+    if (line) {
+      opened.current = openId;
+      (line.querySelector('button') ?? line).focus({ preventScroll: true });
+      line.scrollIntoView({ block: 'nearest' });
+    } else if (card) {
       opened.current = openId;
       focusCard(card);
     } else if (document.activeElement === document.body) heading.current?.focus();

@@ -258,6 +258,29 @@ describe('Undo after Decline or Dismiss in the Inbox', () => {
     assert.deepEqual(desk.pageErrors, []);
   });
 
+  it('puts the focus on the Undo of a held answer when a link names its question (#inbox/<id>)', async () => {
+    const { page } = desk;
+    const asked = peer.server.request(ask('Linked while held'), ElicitResultSchema);
+    const card = page.getByRole('article', { name: 'Linked while held' });
+    await card.waitFor();
+    const id = (await card.getAttribute('data-inbox-id'))!;
+    await card.getByRole('button', { name: 'Decline' }).click();
+    const line = page.locator(`.inbox-held[data-held-id="${id}"]`);
+    await line.waitFor();
+    await page.locator('a[data-screen="tasks"]').click();
+    await page.locator('#heading-tasks').waitFor();
+    await page.evaluate((to) => (location.hash = to), `#inbox/${id}`);
+    await line.waitFor();
+    await page.waitForFunction(() => document.activeElement?.textContent === 'Undo');
+    assert.equal(
+      await line.getByRole('button', { name: 'Undo' }).evaluate((button) => button === document.activeElement),
+      true
+    );
+    await page.clock.fastForward(5_000);
+    assert.equal((await asked).action, 'decline');
+    assert.deepEqual(desk.pageErrors, []);
+  });
+
   it('brings the focused card back below a notice that comes up over it', async () => {
     const { page } = desk;
     await page.setViewportSize({ width: 800, height: 600 });

@@ -3,6 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { ElicitResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { inboxHolds, peerServer } from '../support/host-fixture.js';
 import { restartFixture } from './restart-fixture.js';
+import { passUndoWindow } from './undo-window.js';
 
 const STOPPED = 'Taskdesk stopped before it was answered; the server was not answered';
 
@@ -39,7 +40,8 @@ describe('plain work a clean close cancelled, in headless Chromium against the r
 
     const second = peerServer('desk-peer');
     let fixture = await restart.host({ desk: second });
-    const page = await restart.open(fixture);
+    // The page's clock installed: the Dismiss below is sent when the test ends its undo window.
+    const page = await restart.open(fixture, { beforeLoad: (tab) => tab.clock.install() });
 
     const banner = page.locator('.banners .host-warning[role="alert"]');
     await banner.first().waitFor();
@@ -93,6 +95,7 @@ describe('plain work a clean close cancelled, in headless Chromium against the r
     await page.locator('a[data-screen="inbox"]').click();
     const card = page.locator('.inbox-item').filter({ hasText: 'Anything after the reload?' });
     await card.getByRole('button', { name: 'Dismiss', exact: true }).click();
+    await passUndoWindow(page);
     assert.equal((await later).action, 'cancel');
     assert.equal(await banner.count(), 0, 'a reload does not bring a dismissed warning back');
     await page.setViewportSize({ width: 1280, height: 800 });

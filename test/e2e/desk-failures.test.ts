@@ -10,6 +10,7 @@ import { createTaskToolPeer } from '../support/task-tool-server.js';
 import { startDesk, type DeskFixture } from './desk-fixture.js';
 import { openToolForm } from './renderer-build.js';
 import { openServerSettings } from './server-settings.js';
+import { passUndoWindow } from './undo-window.js';
 
 /** The host API call a route sees: browser mode's `POST /api/call` body. */
 function methodOf(route: Route): string | undefined {
@@ -65,7 +66,12 @@ describe('failed actions are shown by the action, in words, until dismissed or t
   before(async () => {
     d = await startDesk(
       { work, desk },
-      { host: { keyStore: new InMemoryKeyStore() }, viewport: { width: 1200, height: 1400 } }
+      {
+        host: { keyStore: new InMemoryKeyStore() },
+        viewport: { width: 1200, height: 1400 },
+        // The page's clock installed: a Decline is sent when the test ends its undo window.
+        beforeLoad: (page) => page.clock.install()
+      }
     );
     page = d.page;
   });
@@ -203,6 +209,7 @@ describe('failed actions are shown by the action, in words, until dismissed or t
       .filter({ hasText: 'And the year?' })
       .getByRole('button', { name: 'Decline' })
       .click();
+    await passUndoWindow(page);
     assert.equal((await second).action, 'decline');
   });
 

@@ -6,6 +6,7 @@ import type { BrowserServer } from '../../app/browser/browser-server.js';
 import { peerServer, startHostWith, type InMemoryHostFixture, type PeerServer } from '../support/host-fixture.js';
 import { buildRenderer, openDesk } from './renderer-build.js';
 import { startDesk, type DeskFixture } from './desk-fixture.js';
+import { passUndoWindow } from './undo-window.js';
 
 const ask = (message: string) => ({
   method: 'elicitation/create' as const,
@@ -34,7 +35,10 @@ describe('the Inbox from the keyboard', () => {
     built = await buildRenderer();
     peer = peerServer('keys-peer');
     fixture = await startHostWith({ keys: peer });
-    ({ server, browser, page } = await openDesk(fixture.host, built.dir, pageErrors));
+    // The page's clock installed, so that a test ends a held answer's undo window at once (passUndoWindow).
+    ({ server, browser, page } = await openDesk(fixture.host, built.dir, pageErrors, {
+      beforeLoad: (opened) => opened.clock.install()
+    }));
   });
 
   after(async () => {
@@ -116,6 +120,7 @@ describe('the Inbox from the keyboard', () => {
       ElicitResultSchema
     );
     await page.keyboard.press('d');
+    await passUndoWindow(page);
     assert.equal((await secondAnswer).action, 'decline');
     await page.getByRole('article', { name: 'Second' }).waitFor({ state: 'detached' });
     // One key declined it: the Inbox says so where it was, naming the server and the question.
@@ -189,6 +194,7 @@ describe('the Inbox from the keyboard', () => {
     await page.locator('.inbox-key-hint').getByText('Press x again to dismiss it.').waitFor();
     const first = result(ids[0]!);
     await page.keyboard.press('x');
+    await passUndoWindow(page);
     assert.equal((await first).action, 'cancel');
     await page
       .locator('.inbox-answered')
@@ -201,6 +207,7 @@ describe('the Inbox from the keyboard', () => {
     );
     const second = result(ids[1]!);
     await page.keyboard.press('x');
+    await passUndoWindow(page);
     assert.equal((await second).action, 'cancel');
     await page.locator(`[data-inbox-id="${ids[1]}"]`).waitFor({ state: 'detached' });
     assert.deepEqual(pageErrors, []);
@@ -248,6 +255,7 @@ describe('the Inbox from the keyboard', () => {
     await hint.getByText('Press d again to decline or reject it.').waitFor();
     // The key again: the card is declined, and no hint stays on the next one.
     await page.keyboard.press('d');
+    await passUndoWindow(page);
     await page.locator(`[data-inbox-id="${firstId}"]`).waitFor({ state: 'detached' });
     assert.equal(await hint.count(), 0);
     assert.deepEqual(pageErrors, []);

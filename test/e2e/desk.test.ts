@@ -12,6 +12,7 @@ import type { BrowserServer } from '../../app/browser/browser-server.js';
 import { peerServer, startHostWith, type InMemoryHostFixture, type PeerServer } from '../support/host-fixture.js';
 import { buildRenderer, closeOpenedPages, root, openDesk } from './renderer-build.js';
 import { openServerSettings } from './server-settings.js';
+import { passUndoWindow } from './undo-window.js';
 
 const SCREENSHOT = path.join(root, '.tmp/desk.png');
 
@@ -60,9 +61,11 @@ describe('Taskdesk in headless Chromium, over browser mode, against the real cor
     built = await buildRenderer();
     peer = peerServer('desk-peer');
     fixture = await startHostWith({ desk: peer });
+    // The page's clock installed, so that a test ends a held answer's undo window at once (passUndoWindow).
     ({ server, browser, page } = await openDesk(fixture.host, built.dir, pageErrors, {
       viewport: { width: 1100, height: 1300 },
-      failedResponses: true
+      failedResponses: true,
+      beforeLoad: (opened) => opened.clock.install()
     }));
   });
 
@@ -432,6 +435,7 @@ describe('Taskdesk in headless Chromium, over browser mode, against the real cor
     await dialog.getByRole('button', { name: 'Cancel' }).click();
     await dialog.waitFor({ state: 'hidden' });
     await card.getByRole('button', { name: 'Dismiss' }).click();
+    await passUndoWindow(page);
     assert.equal((await answer).action, 'cancel');
     await card.waitFor({ state: 'detached' });
 
@@ -453,6 +457,7 @@ describe('Taskdesk in headless Chromium, over browser mode, against the real cor
       .getByText('This address is not secure (http, not https): what you type on the page can be read on its way.')
       .waitFor();
     await httpCard.getByRole('button', { name: 'Decline' }).click();
+    await passUndoWindow(page);
     assert.equal((await second).action, 'decline');
     await httpCard.waitFor({ state: 'detached' });
   });
@@ -559,6 +564,7 @@ describe('Taskdesk in headless Chromium, over browser mode, against the real cor
     await card.waitFor();
     assert.equal(await card.locator('.sampling-fallback').count(), 0);
     await card.getByRole('button', { name: 'Reject' }).click();
+    await passUndoWindow(page);
     assert.match(String(await refused), /User rejected sampling request/);
     await card.waitFor({ state: 'detached' });
   });
@@ -627,6 +633,7 @@ describe('Taskdesk in headless Chromium, over browser mode, against the real cor
 
     await page.getByRole('link', { name: /Inbox/ }).click();
     await card.getByRole('button', { name: 'Reject' }).click();
+    await passUndoWindow(page);
     await card.waitFor({ state: 'detached' });
 
     // The task ended in a decision, said as one: rejected, not "Failed" or "Error -1". Its

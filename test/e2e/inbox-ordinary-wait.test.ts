@@ -7,6 +7,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { peerServer, type PeerServer } from '../support/host-fixture.js';
 import { startDesk, type DeskFixture } from './desk-fixture.js';
+import { passUndoWindow } from './undo-window.js';
 
 /**
  * An ordinary (not task) request waits on the person only as long as its server does: an SDK
@@ -188,6 +189,7 @@ describe('an ordinary request its server may stop waiting for', () => {
       '⚠ Servers often stop waiting after about a minute (the MCP SDK’s default timeout): this one may give up soon. If it does, what you wrote here stays in its notice, to copy.'
     );
     await card.getByRole('button', { name: 'Decline' }).click();
+    await passUndoWindow(page);
     assert.equal(((await asked) as { action?: string }).action, 'decline');
     assert.deepEqual(desk.pageErrors, []);
   });

@@ -10,6 +10,7 @@ import { startDesk, type DeskFixture } from './desk-fixture.js';
 import type { InboxItem } from '../../app/contract/host-api.js';
 import { recordSaid, said } from './live-region.js';
 import { draftKept } from './restart-fixture.js';
+import { passUndoWindow } from './undo-window.js';
 
 /**
  * An approval card names the provider and model it would run on; when that provider's last call
@@ -22,7 +23,11 @@ describe('an approval card on a failing provider, in headless Chromium against t
   let page: Page;
 
   before(async () => {
-    d = await startDesk({ p: peer }, { host: { keyStore: new InMemoryKeyStore() } });
+    // The page's clock installed, so that a test ends a held answer's undo window at once (passUndoWindow).
+    d = await startDesk(
+      { p: peer },
+      { host: { keyStore: new InMemoryKeyStore() }, beforeLoad: (opened) => opened.clock.install() }
+    );
     page = d.page;
     await saveUnreachableProvider(d.fixture.host);
     await d.fixture.host.call('sampling.setPolicy', { serverId: 'p', policy: { mode: 'ask' } });
@@ -58,6 +63,7 @@ describe('an approval card on a failing provider, in headless Chromium against t
     await page.waitForURL(/#providers\/broken$/);
     await page.goBack();
     await approval.getByRole('button', { name: 'Reject' }).click();
+    await passUndoWindow(page);
     await reply;
     assert.deepEqual(d.pageErrors, []);
   });

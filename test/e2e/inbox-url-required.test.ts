@@ -6,6 +6,7 @@ import type { BrowserServer } from '../../app/browser/browser-server.js';
 import { createHost, type Host } from '../../app/host/host.js';
 import { nextEvent, tempDir } from '../support/host-fixture.js';
 import { buildRenderer, closeOpenedPages, openDesk, openToolForm } from './renderer-build.js';
+import { passUndoWindow } from './undo-window.js';
 import { urlRequiredServerConfig } from '../support/url-required-config.js';
 
 /**
@@ -40,7 +41,9 @@ describe('the Desk with a 2025-11-25 server that needs a link opened first', () 
     assert.equal(view.state.status, 'ready', view.state.reason);
     assert.equal(view.state.era, 'legacy');
     ({ server, browser, page } = await openDesk(host, built.dir, pageErrors, {
-      viewport: { width: 1100, height: 1400 }
+      viewport: { width: 1100, height: 1400 },
+      // The page's clock installed: a Decline is sent when the test ends its undo window.
+      beforeLoad: (opened) => opened.clock.install()
     }));
     tools = page.getByRole('region', { name: 'Tools' });
   });
@@ -185,6 +188,7 @@ describe('the Desk with a 2025-11-25 server that needs a link opened first', () 
     const { form, card } = await callAndOpenInbox();
     const ended = listFilesEnds();
     await card.getByRole('button', { name: 'Decline' }).click();
+    await passUndoWindow(page);
     await card.waitFor({ state: 'detached' });
     assert.equal(await ended, 'failed');
     // Nothing waits: a declined link is not waited on, and is not asked again.
@@ -258,6 +262,7 @@ describe('the Desk with a 2025-11-25 server that needs a link opened first', () 
 
     const ended = listFilesEnds();
     await page.keyboard.press('d');
+    await passUndoWindow(page);
     assert.equal(await ended, 'failed');
   });
 });

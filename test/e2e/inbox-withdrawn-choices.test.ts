@@ -4,6 +4,7 @@ import { after, before, describe, it } from 'node:test';
 import { CancelTaskResultSchema, CreateTaskResultSchema, ElicitResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { peerServer, type PeerServer } from '../support/host-fixture.js';
 import { startDesk, type DeskFixture } from './desk-fixture.js';
+import { passUndoWindow } from './undo-window.js';
 import { root } from './renderer-build.js';
 
 /** A select of two colours, shown by their titles. */
@@ -50,7 +51,8 @@ describe('a question withdrawn with choices made in it', () => {
 
   before(async () => {
     peer = peerServer('choices-peer');
-    desk = await startDesk({ b: peer });
+    // The page's clock installed, so that a test ends a held answer's undo window at once (passUndoWindow).
+    desk = await startDesk({ b: peer }, { beforeLoad: (page) => page.clock.install() });
   });
 
   after(async () => {
@@ -199,6 +201,7 @@ describe('a question withdrawn with choices made in it', () => {
     assert.equal(await next.count(), 1, 'the next card is not declined');
     await page.screenshot({ path: path.join(root, '.tmp/inbox-withdrawn-press-again.png') });
     await page.keyboard.press('d');
+    await passUndoWindow(page);
     await next.waitFor({ state: 'detached' });
     const answer = await peer.server.request(
       { method: 'tasks/result', params: { taskId: second } },

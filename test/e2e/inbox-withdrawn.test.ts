@@ -8,6 +8,7 @@ import {
 import { peerServer, type PeerServer } from '../support/host-fixture.js';
 import { startDesk, type DeskFixture } from './desk-fixture.js';
 import { accessibleDescription } from './renderer-build.js';
+import { passUndoWindow } from './undo-window.js';
 import type { Locator, Page } from 'playwright-core';
 import { WITHDRAWN_READ_MS } from '../../renderer/shell/withdrawn-moved-on.js';
 
@@ -37,7 +38,8 @@ describe('an ordinary question its server withdraws', () => {
       );
       return { content: [{ type: 'text', text: answer.action }] };
     });
-    desk = await startDesk({ a: peer });
+    // The page's clock installed: a Decline or Dismiss is sent when the test ends its undo window.
+    desk = await startDesk({ a: peer }, { beforeLoad: (page) => page.clock.install() });
   });
 
   after(async () => {
@@ -133,6 +135,7 @@ describe('an ordinary question its server withdraws', () => {
         .getByRole('button', { name: 'Dismiss', exact: true })
         .click();
     }
+    await passUndoWindow(page);
     await Promise.all(waiting);
     await page.setViewportSize({ width: 1280, height: 800 });
     assert.deepEqual(desk.pageErrors, []);
@@ -176,6 +179,7 @@ describe('an ordinary question its server withdraws', () => {
         .getByRole('button', { name: 'Dismiss', exact: true })
         .click();
     }
+    await passUndoWindow(page);
     await Promise.all(waiting);
     assert.deepEqual(desk.pageErrors, []);
   });
@@ -206,6 +210,7 @@ describe('an ordinary question its server withdraws', () => {
       assert.equal(await line.isVisible(), true, `${name}'s description is shown`);
     }
     await dismiss.click();
+    await passUndoWindow(page);
     assert.equal((await asked).action, 'cancel');
     // The line names the question, as the line of an answer does.
     await page
@@ -219,6 +224,7 @@ describe('an ordinary question its server withdraws', () => {
       .filter({ hasText: 'Which office should be told?' })
       .getByRole('button', { name: 'Decline', exact: true })
       .click();
+    await passUndoWindow(page);
     assert.equal((await declined).action, 'decline');
     // A second question of the same server: its line reads apart from the first one's.
     await page
@@ -244,6 +250,7 @@ describe('an ordinary question its server withdraws', () => {
       .filter({ hasText: 'Which day should be summed up?' })
       .getByRole('button', { name: 'Dismiss', exact: true })
       .click();
+    await passUndoWindow(page);
     assert.equal((await answered).action, 'cancel');
     const line = page.locator('.inbox-answered');
     await line.getByText('Dismissed Server a’s question “Which day should be summed up?”.', { exact: true }).waitFor();

@@ -5,7 +5,8 @@ import { buildRenderer, openDesk } from './renderer-build.js';
 /**
  * For an e2e test that stops and starts Taskdesk again on one data directory: `build` in
  * `before`, `close` in `after`. `host` starts a host over the directory (a test stops the ones
- * it is done with; `close` disposes of the last), `open` opens the Desk on one in Chromium.
+ * it is done with; `close` disposes of the last), `open` opens the Desk on one in Chromium (its
+ * `beforeLoad` runs on the page before the Desk loads, as openDesk's does).
  */
 export function restartFixture() {
   const temp = tempDir();
@@ -15,8 +16,11 @@ export function restartFixture() {
   let last: InMemoryHostFixture | undefined;
   const host = async (peers: Record<string, PeerServer>): Promise<InMemoryHostFixture> =>
     (last = await startHostWith(peers, { dir: temp.dir }));
-  const open = async (fixture: InMemoryHostFixture): Promise<Page> => {
-    const { server, browser, page } = await openDesk(fixture.host, built!.dir, pageErrors);
+  const open = async (
+    fixture: InMemoryHostFixture,
+    options: { beforeLoad?: (page: Page) => Promise<void> } = {}
+  ): Promise<Page> => {
+    const { server, browser, page } = await openDesk(fixture.host, built!.dir, pageErrors, options);
     closers.push(
       () => browser.close(),
       () => server.close()

@@ -8,6 +8,7 @@ import { InMemoryKeyStore } from '../../app/sampling/key-store.js';
 import { FakeOpenAIServer } from '../support/fake-openai-server.js';
 import { peerServer, startHostWith, type InMemoryHostFixture, type PeerServer } from '../support/host-fixture.js';
 import { buildRenderer, openDesk, root } from './renderer-build.js';
+import { passUndoWindow } from './undo-window.js';
 
 function methodOf(request: Request): string | undefined {
   try {
@@ -76,7 +77,10 @@ describe('sampling with a model behind approval and review, in the UI', () => {
       defaultModel: 'fake-small'
     });
     await fixture.host.call('sampling.setPolicy', { serverId: 'p', policy: { mode: 'ask', reviewCompletion: true } });
-    ({ server, browser, page } = await openDesk(fixture.host, built.dir, []));
+    // The page's clock installed, so that a test ends a held answer's undo window at once (passUndoWindow).
+    ({ server, browser, page } = await openDesk(fixture.host, built.dir, [], {
+      beforeLoad: (opened) => opened.clock.install()
+    }));
   });
 
   after(async () => {
@@ -307,6 +311,7 @@ describe('sampling with a model behind approval and review, in the UI', () => {
     await approval.getByRole('button', { name: 'Approve' }).click();
     await approval.locator('.run-failed').filter({ hasText: 'overloaded again' }).waitFor();
     await approval.getByRole('button', { name: 'Reject' }).click();
+    await passUndoWindow(page);
     await refused;
     await approval.waitFor({ state: 'detached' });
   });
@@ -327,6 +332,7 @@ describe('sampling with a model behind approval and review, in the UI', () => {
     const approval = page.getByRole('article', { name: 'Server p asks to run a model' });
     await approval.waitFor();
     await approval.getByRole('button', { name: 'Reject' }).click();
+    await passUndoWindow(page);
     await approval.waitFor({ state: 'detached' });
     await page.getByRole('link', { name: 'Tasks' }).click();
     await page.locator(`tr[data-task-id="${task.taskId}"] [data-status="failed"]`).waitFor();
@@ -417,6 +423,7 @@ describe('sampling with a model behind approval and review, in the UI', () => {
       await says('Fake LLM · no model chosen — Approve runs fake-small (using the default model of Fake LLM)');
 
       await approval.getByRole('button', { name: 'Reject' }).click();
+      await passUndoWindow(page);
       await refused;
     } finally {
       await fixture.host.call('providers.remove', { providerId: 'broken' });
@@ -447,6 +454,7 @@ describe('sampling with a model behind approval and review, in the UI', () => {
       ['H5 Plan', 'H6 Steps']
     );
     await approval.getByRole('button', { name: 'Reject' }).click();
+    await passUndoWindow(page);
     await refused;
   });
 });

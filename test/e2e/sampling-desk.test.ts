@@ -9,6 +9,7 @@ import { FakeOpenAIServer } from '../support/fake-openai-server.js';
 import { peerServer, startHostWith, type InMemoryHostFixture, type PeerServer } from '../support/host-fixture.js';
 import { buildRenderer, root, openDesk } from './renderer-build.js';
 import { openServerSettings } from './server-settings.js';
+import { passUndoWindow } from './undo-window.js';
 
 const SCREENSHOT = path.join(root, '.tmp/sampling-approval-edit.png');
 
@@ -40,8 +41,10 @@ describe('sampling policy, request editing and live text in the UI', () => {
       baseURL: llm.baseURL,
       models: [{ name: 'other-model' }]
     });
+    // The page's clock installed, so that a test ends a held answer's undo window at once (passUndoWindow).
     ({ server, browser, page } = await openDesk(fixture.host, built.dir, pageErrors, {
-      viewport: { width: 1100, height: 1300 }
+      viewport: { width: 1100, height: 1300 },
+      beforeLoad: (opened) => opened.clock.install()
     }));
   });
 
@@ -206,6 +209,7 @@ describe('sampling policy, request editing and live text in the UI', () => {
       const id = await approval.getAttribute('data-inbox-id');
       await approval.getByRole('button', { name: 'Reject' }).click();
       // Sent once its 5 s undo window has passed: the card is kept (hidden) until then.
+      await passUndoWindow(page);
       await page.locator(`[data-inbox-id="${id}"]`).waitFor({ state: 'detached' });
     } finally {
       await fixture.host.call('providers.remove', { providerId: 'empty' });
@@ -270,6 +274,7 @@ describe('sampling policy, request editing and live text in the UI', () => {
     await review.getByRole('button', { name: 'Reject' }).click();
     await question.getByRole('button', { name: 'Decline' }).click();
     // Both sent once their 5 s undo windows have passed: the cards are kept (hidden) until then.
+    await passUndoWindow(page);
     await page.locator(`[data-inbox-id="${task.taskId}"]`).waitFor({ state: 'detached' });
     await question.waitFor({ state: 'detached' });
     assert.deepEqual(pageErrors, []);

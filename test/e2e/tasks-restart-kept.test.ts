@@ -6,6 +6,7 @@ import { nextEvent } from '../support/host-fixture.js';
 import { createTaskToolPeer } from '../support/task-tool-server.js';
 import { restartFixture } from './restart-fixture.js';
 import { toolCallCard } from './renderer-build.js';
+import { passUndoWindow } from './undo-window.js';
 import type { OutboundTaskView } from '../../app/contract/host-api.js';
 import { ClockedTaskStore } from '../support/requestor-task-store.js';
 import { startDesk, type DeskFixture } from './desk-fixture.js';
@@ -238,7 +239,14 @@ describe('a server’s question for its task, which the server may stop waiting 
   let d: DeskFixture;
 
   before(async () => {
-    d = await startDesk({ work }, { viewport: { width: 1200, height: 1400 } });
+    d = await startDesk(
+      { work },
+      {
+        viewport: { width: 1200, height: 1400 },
+        // The page's clock installed: the Decline is sent when the test ends its undo window.
+        beforeLoad: (page) => page.clock.install()
+      }
+    );
   });
 
   after(async () => {
@@ -295,6 +303,7 @@ describe('a server’s question for its task, which the server may stop waiting 
 
     await link.click();
     await card.getByRole('button', { name: 'Decline' }).click();
+    await passUndoWindow(page);
     assert.equal(((await asked) as { action?: string }).action, 'decline');
     await d.fixture.host.call('outbound.cancel', { outboundId: call.task.outboundId });
     assert.deepEqual(d.pageErrors, []);

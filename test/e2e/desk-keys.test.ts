@@ -61,7 +61,7 @@ describe('the Inbox from the keyboard', () => {
       await page.keyboard.press(key);
       assert.equal(await focusedCard(page), ids[0]);
       await page.waitForFunction(
-        (text) => document.querySelector('.sr-only[aria-live="polite"]')?.textContent === text,
+        (text) => document.querySelector('.sr-only[aria-live="polite"]')?.lastElementChild?.textContent === text,
         `On the first item. Press ${key} again to ${key === 'a' ? 'approve or submit' : 'decline or reject'} it.`
       );
     }

@@ -12,6 +12,7 @@ import { peerServer, type PeerServer } from '../support/host-fixture.js';
 import { createTaskToolPeer } from '../support/task-tool-server.js';
 import { startDesk, type DeskFixture } from './desk-fixture.js';
 import { root } from './renderer-build.js';
+import { recordSaid, saidTimes } from './live-region.js';
 import type { Page } from 'playwright-core';
 import { InMemoryKeyStore } from '../../app/sampling/key-store.js';
 import { saveUnreachableProvider } from '../support/assistant-fixture.js';
@@ -57,26 +58,16 @@ describe('the notices at the top of the Desk', () => {
     );
     await page.locator('.inbox-item').filter({ hasText: 'Which archive, for the task?' }).waitFor();
 
-    // The live region says one thing at a time (the cancel is said after): every message is kept.
-    await page.evaluate(() => {
-      const said: string[] = [];
-      (window as unknown as { said: string[] }).said = said;
-      const region = document.querySelector('.sr-only[aria-live="polite"]')!;
-      new MutationObserver(() => said.push(region.textContent ?? '')).observe(region, {
-        childList: true,
-        characterData: true,
-        subtree: true
-      });
-    });
+    // Everything the live region says from here on (the cancel is said after the question went).
+    await recordSaid(page);
     await page.getByRole('link', { name: 'Tasks', exact: true }).click();
     const row = page.locator(`tr[data-task-key="requested:${task.outboundId}"]`);
     await row.getByRole('button', { name: /^Cancel / }).click();
     await row.locator('[data-status="cancelled"]').waitFor();
     assert.equal((await asked).action, 'cancel');
-    await page.waitForFunction(() =>
-      (window as unknown as { said: string[] }).said.some((text) =>
-        /Taskdesk withdrew Server work’s question “Which archive, for the task\?”: .* was cancelled by you\./.test(text)
-      )
+    await saidTimes(
+      page,
+      /Taskdesk withdrew Server work’s question “Which archive, for the task\?”: .* was cancelled by you\./
     );
     assert.equal(await page.locator('.notice-withdrawn').count(), 0, 'no notice of what the person did');
     assert.equal(await page.locator('.inbox-item').count(), 0);

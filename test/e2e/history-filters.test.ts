@@ -12,11 +12,11 @@ import { echoServer } from '../support/assistant-fixture.js';
 import { ManualClock } from '../support/manual-clock.js';
 import { nextEvent, peerServer, startHostWith, type InMemoryHostFixture, tempDir } from '../support/host-fixture.js';
 import { buildRenderer, openDesk } from './renderer-build.js';
-import type { Page } from 'playwright-core';
 import { startDesk, type DeskFixture } from './desk-fixture.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { createHost, type Host } from '../../app/host/host.js';
 import { everythingServer } from '../support/everything-server.js';
+import { recordHeard } from './live-region.js';
 
 const form = (message: string) => ({
   mode: 'form',
@@ -423,27 +423,6 @@ const question = (message: string) => ({
     task: { ttl: 600_000 }
   }
 });
-
-/**
- * What a screen reader would hear from now on: every text a live region (not `off`) is set to,
- * and the text of what takes the focus.
- */
-function recordHeard(page: Page): Promise<void> {
-  return page.evaluate(() => {
-    const heard: string[] = [];
-    (window as unknown as { heard: string[] }).heard = heard;
-    new MutationObserver((records) => {
-      const regions = new Set<Element>();
-      for (const record of records) {
-        const node = record.target instanceof Element ? record.target : record.target.parentElement;
-        const region = node?.closest('[aria-live]');
-        if (region && region.getAttribute('aria-live') !== 'off' && !region.closest('[hidden]')) regions.add(region);
-      }
-      for (const region of regions) if (region.textContent) heard.push(region.textContent);
-    }).observe(document.body, { childList: true, characterData: true, subtree: true });
-    document.addEventListener('focusin', (event) => heard.push((event.target as HTMLElement).textContent ?? ''));
-  });
-}
 
 describe('the counts and Clear filters of Tasks and History, in headless Chromium against the real core', () => {
   const desk = peerServer('desk-peer');

@@ -7,6 +7,7 @@ import { createHost, type Host } from '../../app/host/host.js';
 import type { ServerConfigInput } from '../../app/mcp/server-config.js';
 import { tempDir } from '../support/host-fixture.js';
 import { buildRenderer, closeOpenedPages, openDesk, openToolForm, root } from './renderer-build.js';
+import { recordSaid, said, saidTimes } from './live-region.js';
 
 /**
  * The Inbox's questions of 2026-07-28 servers: a multi round-trip request's (test/support/mrtr-server.ts),
@@ -163,24 +164,13 @@ describe('the Inbox with questions of 2026-07-28 servers', () => {
     await callTool('MRTR', 'draft');
     const running = tools.locator('li[data-tool="draft"] .running-call');
     await running.getByText(/MRTR has (a question and )?a model request for you in the Inbox/).waitFor();
-    // Everything the live region says from here on (a later message replaces an earlier one).
-    await page.evaluate(() => {
-      const region = document.querySelector('.sr-only[aria-live="polite"]')!;
-      const heard: string[] = [];
-      Object.assign(window, { heard });
-      new MutationObserver(() => heard.push(region.textContent ?? '')).observe(region, {
-        childList: true,
-        characterData: true,
-        subtree: true
-      });
-    });
+    // Everything the live region says from here on.
+    await recordSaid(page);
     await running.getByRole('button', { name: /^Cancel draft, started / }).click();
     // A screen reader hears why it went, in the person's terms; the screen shows no notice of it.
-    const said = await page.waitForFunction(() =>
-      (window as unknown as { heard: string[] }).heard.find((text) => text.includes('Write one word.'))
-    );
+    await saidTimes(page, /Write one word\./);
     // Said with what the Cancel itself says ("draft cancelled."), in one breath.
-    const text = String(await said.jsonValue());
+    const text = (await said(page)).find((line) => line.includes('Write one word.'))!;
     assert.ok(
       text.includes(
         'Taskdesk withdrew MRTR’s request for a model reply to “Write one word.”: The call this was asked for (tool draft) was cancelled by you.'

@@ -258,6 +258,32 @@ describe('Undo after Decline or Dismiss in the Inbox', () => {
     assert.deepEqual(desk.pageErrors, []);
   });
 
+  it('keeps what the live region said as a line of its own when the next message comes, not replaced by it', async () => {
+    const { page } = desk;
+    const asked = peer.server.request(ask('Said twice'), ElicitResultSchema);
+    const card = page.getByRole('article', { name: 'Said twice' });
+    await card.waitFor();
+    await card.focus();
+    await page.keyboard.press('d');
+    await saidTimes(page, /^Declined Server a’s question “Said twice”\. You can undo it/);
+    await page.keyboard.press('u');
+    await saidTimes(page, /^Brought back Server a’s question “Said twice”\.$/);
+    const region = page.locator('.sr-only[aria-live="polite"]');
+    // Each line is said alone when it is added: the region as a whole is not said again.
+    assert.equal(await region.getAttribute('aria-atomic'), 'false');
+    assert.equal(await region.getAttribute('aria-relevant'), 'additions');
+    const lines = await region.locator('p').allTextContents();
+    assert.ok(lines.length <= 3, 'the oldest lines are taken out');
+    assert.deepEqual(lines.slice(-2), [
+      'Declined Server a’s question “Said twice”. You can undo it for 5 seconds: press u.',
+      'Brought back Server a’s question “Said twice”.'
+    ]);
+    await card.getByRole('button', { name: 'Decline' }).click();
+    await page.clock.fastForward(5_000);
+    assert.equal((await asked).action, 'decline');
+    assert.deepEqual(desk.pageErrors, []);
+  });
+
   it('puts the focus on the Undo of a held answer when a link names its question (#inbox/<id>)', async () => {
     const { page } = desk;
     const asked = peer.server.request(ask('Linked while held'), ElicitResultSchema);

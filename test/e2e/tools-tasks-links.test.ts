@@ -5,6 +5,7 @@ import type { Host } from '../../app/host/host.js';
 import { nextEvent } from '../support/host-fixture.js';
 import { openToolForm } from './renderer-build.js';
 import { openEverythingDesk } from './everything-desk.js';
+import { recordHeard } from './live-region.js';
 
 /** Whether the element has the focus and its top is in the window, below the sticky bar. */
 function focusedInSight(element: Locator): Promise<{ focused: boolean; top: number; bar: number; height: number }> {
@@ -14,28 +15,6 @@ function focusedInSight(element: Locator): Promise<{ focused: boolean; top: numb
     bar: document.querySelector('.top-area')!.getBoundingClientRect().bottom,
     height: window.innerHeight
   }));
-}
-
-/**
- * What a screen reader would say from here on, in order: each text a live region anywhere on the
- * page is set to (the Desk's own and a screen's, as `aria-live` stands when the change lands;
- * not one in a hidden screen), and the words of each element the focus lands on.
- */
-function recordHeard(page: Page): Promise<void> {
-  return page.evaluate(() => {
-    const heard: string[] = [];
-    (window as unknown as { heard: string[] }).heard = heard;
-    new MutationObserver((records) => {
-      const regions = new Set<Element>();
-      for (const record of records) {
-        const node = record.target instanceof Element ? record.target : record.target.parentElement;
-        const region = node?.closest('[aria-live]');
-        if (region && region.getAttribute('aria-live') !== 'off' && !region.closest('[hidden]')) regions.add(region);
-      }
-      for (const region of regions) if (region.textContent) heard.push(region.textContent);
-    }).observe(document.body, { childList: true, characterData: true, subtree: true });
-    document.addEventListener('focusin', (event) => heard.push((event.target as HTMLElement).textContent ?? ''));
-  });
 }
 
 describe('links from Tools into a task’s detail, and what Tasks says of what waits on the person', () => {

@@ -448,6 +448,9 @@ export class ServerConnection {
       if (outcome.type !== 'failed') return;
       if (this.#closing || saysNothingAboutEra(outcome.error) || Date.now() >= deadline) throw outcome.error;
       this.#forget();
+      // The probe's process is handed to the client once the first is gone: until then the
+      // client holds it and refuses another ("Already connected to a transport").
+      await this.#released(deadline);
     }
     const probeMs = Math.max(1, Math.min(probeTimeoutMs, deadline - Date.now()));
     const target = this.config.transport;
@@ -612,6 +615,29 @@ export class ServerConnection {
     connecting.catch(() => undefined);
     await transport.close().catch(() => undefined);
     throw new McpError(ErrorCode.RequestTimeout, 'Request timed out', { timeout: timeoutMs });
+  }
+
+  /**
+   * Resolves once the client has let go of its transport after a failed `initialize` (the SDK's
+   * client closes it, and lets go only when the transport reports the close: over stdio, when the
+   * process is gone, which for one that outlives its stdin is the SDK's SIGTERM two seconds
+   * later), or at the deadline.
+   */
+  async #released(deadline: number): Promise<void> {
+    const transport = this.client.transport;
+    if (!transport) return;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const closed = new Promise<void>((resolve) => {
+      const onclose = transport.onclose;
+      transport.onclose = () => {
+        onclose?.();
+        resolve();
+      };
+      timer = setTimeout(resolve, Math.max(0, deadline - Date.now()));
+    });
+    await this.client.close().catch(() => undefined);
+    await closed;
+    clearTimeout(timer);
   }
 
   /** The era remembered for this server (its identity), if any. */

@@ -249,6 +249,28 @@ describe('the era probe over stdio and the remembered era', () => {
     assert.equal(eras.get(ownerIdentity(modern)), 'modern');
   });
 
+  it('probes once a server remembered as legacy that now refuses initialize and outlives its stdin by seconds, and remembers it as modern', async () => {
+    const dir = freshDir();
+    // The same modern server, kept running after its stdin ends until the SDK's close stops it
+    // (SIGTERM, two seconds later), as a server busy with something else may be. The SDK's
+    // client holds one transport at a time, until the process of the refused initialize is gone.
+    const stdio = modern.transport as Extract<ServerConfig['transport'], { type: 'stdio' }>;
+    const lingering: ServerConfig = {
+      ...modern,
+      id: 'modern-lingering',
+      transport: { ...stdio, args: ['--import', 'data:text/javascript,setInterval(() => {}, 60000)', ...stdio.args] }
+    };
+    erasIn(dir).set(ownerIdentity(lingering), 'legacy');
+    const { host, processes } = start(dir, [lingering]);
+    const view = await host.connect('modern-lingering');
+    assert.equal(view.state.status, 'ready', view.state.reason);
+    assert.equal(view.state.era, 'modern');
+    const [first, second] = processes('modern-lingering').map(requestsOf);
+    assert.deepEqual(first, ['initialize'], 'remembered as legacy: no probe');
+    assert.equal(second?.[0], 'server/discover');
+    assert.equal(erasIn(dir).get(ownerIdentity(lingering)), 'modern');
+  });
+
   it('fails at once, with the server’s own error, a server that answered the probe with −32601 and refuses initialize the same way', async () => {
     const dir = freshDir();
     const config = methodNotFound('refuses-all', 'all');

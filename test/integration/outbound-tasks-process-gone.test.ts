@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { afterEach, describe, it } from 'node:test';
+import { describe, it, type TestContext } from 'node:test';
 import { systemClock } from '../../app/core/clock.js';
 import { createHost, type Host } from '../../app/host/host.js';
 import { everythingServer } from '../support/everything-server.js';
@@ -33,23 +33,27 @@ async function researchTask(host: Host) {
   return { outboundId, removed: nextEvent(host, 'inbox.removed', ({ id }) => id === item.id) };
 }
 
-describe('tool-call tasks of a server whose connection ends', () => {
-  const cleanups: Array<() => unknown> = [];
-  afterEach(async () => {
-    for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-  });
-
-  /** A host whose data directory is removed at the end, `current` the host in use (a restart replaces it). */
-  async function stdioHost(): Promise<{ dir: string; current: Host }> {
+// The tests run side by side, each with its own host, data directory and process: most of each
+// is waiting (server-everything asks its question two seconds into the task, and a process it
+// keeps running after its stdin ends is stopped two seconds later, by the SDK's close).
+describe('tool-call tasks of a server whose connection ends', { concurrency: true }, () => {
+  /**
+   * A host whose data directory is removed at the end of test `t`, `current` the host in use (a
+   * restart replaces it).
+   */
+  async function stdioHost(t: TestContext): Promise<{ dir: string; current: Host }> {
     const data = tempDir();
     const state = { dir: data.dir, current: await hostAt(data.dir, true) };
-    cleanups.push(data.remove, () => state.current.close());
+    t.after(async () => {
+      await state.current.close();
+      data.remove();
+    });
     assert.equal((await state.current.connect('everything')).state.status, 'ready');
     return state;
   }
 
-  it('a stdio server’s Disconnect ends its running task at once as lost, in the person’s words, kept so after a restart', async () => {
-    const state = await stdioHost();
+  it('a stdio server’s Disconnect ends its running task at once as lost, in the person’s words, kept so after a restart', async (t) => {
+    const state = await stdioHost(t);
     const { outboundId, removed } = await researchTask(state.current);
     const reason = 'You disconnected Everything: its process, which ran this task, was stopped.';
     const ended = nextEvent(state.current, 'outbound.ended', (event) => event.outboundId === outboundId);
@@ -78,8 +82,8 @@ describe('tool-call tasks of a server whose connection ends', () => {
     assert.equal(again.reason, reason);
   });
 
-  it('a Save that restarts a stdio server ends its running task as lost, in that Save’s words', async () => {
-    const state = await stdioHost();
+  it('a Save that restarts a stdio server ends its running task as lost, in that Save’s words', async (t) => {
+    const state = await stdioHost(t);
     const host = state.current;
     const { outboundId } = await researchTask(host);
     const { id: _id, editable: _editable, ...settings } = await host.call('servers.get', { serverId: 'everything' });
@@ -110,8 +114,8 @@ describe('tool-call tasks of a server whose connection ends', () => {
     assert.equal(after.reason, reason);
   });
 
-  it('a stdio server whose process is killed: its running task is lost at once, in words of the process', async () => {
-    const state = await stdioHost();
+  it('a stdio server whose process is killed: its running task is lost at once, in words of the process', async (t) => {
+    const state = await stdioHost(t);
     const host = state.current;
     const { outboundId } = await researchTask(host);
     const ended = nextEvent(host, 'outbound.ended', (event) => event.outboundId === outboundId);
@@ -131,8 +135,8 @@ describe('tool-call tasks of a server whose connection ends', () => {
     });
   });
 
-  it('a Remove still ends its task in Remove’s words', async () => {
-    const state = await stdioHost();
+  it('a Remove still ends its task in Remove’s words', async (t) => {
+    const state = await stdioHost(t);
     const { outboundId } = await researchTask(state.current);
     await state.current.call('servers.remove', { serverId: 'everything' });
     const lost = await state.current.call('outbound.get', { outboundId });
@@ -140,20 +144,21 @@ describe('tool-call tasks of a server whose connection ends', () => {
     assert.equal(lost.reason, 'You removed Everything: its process, which ran this task, was stopped.');
   });
 
-  it('an HTTP server’s task stays after a Disconnect: it runs on the server, and is followed again at the next Connect', async () => {
+  it('an HTTP server’s task stays after a Disconnect: it runs on the server, and is followed again at the next Connect', async (t) => {
     const store = new ClockedTaskStore({ clock: systemClock, pollInterval: 100 });
     const server = await startTaskToolHttpServer({ clock: systemClock, store });
-    cleanups.push(
-      () => store.close(),
-      () => server.close()
-    );
     const data = tempDir();
     const host = createHost({
       dataDir: data.dir,
       autoConnect: false,
       servers: [{ id: 'remote', name: 'Remote', transport: { type: 'http', url: server.url.href } }]
     });
-    cleanups.push(data.remove, () => host.close());
+    t.after(async () => {
+      await host.close();
+      data.remove();
+      await server.close();
+      store.close();
+    });
     assert.equal((await host.connect('remote')).state.status, 'ready');
     const outcome = await host.call('tools.call', {
       serverId: 'remote',

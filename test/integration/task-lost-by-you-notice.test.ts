@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { afterEach, describe, it } from 'node:test';
+import { describe, it, type TestContext } from 'node:test';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { createHost, type Host } from '../../app/host/host.js';
 import { everythingServer } from '../support/everything-server.js';
@@ -42,25 +42,30 @@ async function researchTask(host: Host) {
   return { outboundId, ended: nextEvent(host, 'outbound.ended', (event) => event.outboundId === outboundId) };
 }
 
-describe('the notification of a tool-call task lost by the person’s own act', () => {
-  const cleanups: Array<() => unknown> = [];
-  afterEach(async () => {
-    for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-  });
-
-  /** A connected host whose data directory is removed at the end, `current` the host in use (a restart replaces it). */
+// The tests run side by side, each with its own host, data directory and process: most of each
+// is waiting (server-everything asks its question two seconds into the task, and a process it
+// keeps running after its stdin ends is stopped two seconds later, by the SDK's close).
+describe('the notification of a tool-call task lost by the person’s own act', { concurrency: true }, () => {
+  /**
+   * A connected host whose data directory is removed at the end of test `t`, `current` the host
+   * in use (a restart replaces it).
+   */
   async function connectedHost(
+    t: TestContext,
     transport: Parameters<typeof hostAt>[1] = everythingServer.transport
   ): Promise<{ dir: string; current: Host }> {
     const data = tempDir();
     const state = { dir: data.dir, current: await hostAt(data.dir, transport) };
-    cleanups.push(data.remove, () => state.current.close());
+    t.after(async () => {
+      await state.current.close();
+      data.remove();
+    });
     assert.equal((await state.current.connect('everything')).state.status, 'ready');
     return state;
   }
 
-  it('a Disconnect of a stdio server loses its running task without a notification, and the task says so after a restart', async () => {
-    const state = await connectedHost();
+  it('a Disconnect of a stdio server loses its running task without a notification, and the task says so after a restart', async (t) => {
+    const state = await connectedHost(t);
     const { outboundId, ended } = await researchTask(state.current);
 
     await state.current.call('servers.disconnect', { serverId: 'everything' });
@@ -78,8 +83,8 @@ describe('the notification of a tool-call task lost by the person’s own act', 
     assert.equal(kept.lostByYou, true, 'written with the task');
   });
 
-  it('a Save that restarts a stdio server loses its running task without a notification', async () => {
-    const state = await connectedHost();
+  it('a Save that restarts a stdio server loses its running task without a notification', async (t) => {
+    const state = await connectedHost(t);
     const host = state.current;
     const { outboundId, ended } = await researchTask(host);
     const { id: _id, editable: _editable, ...settings } = await host.call('servers.get', { serverId: 'everything' });
@@ -105,8 +110,8 @@ describe('the notification of a tool-call task lost by the person’s own act', 
     await ready;
   });
 
-  it('a Remove of a stdio server loses its running task without a notification', async () => {
-    const state = await connectedHost();
+  it('a Remove of a stdio server loses its running task without a notification', async (t) => {
+    const state = await connectedHost(t);
     const { outboundId, ended } = await researchTask(state.current);
 
     await state.current.call('servers.remove', { serverId: 'everything' });
@@ -116,8 +121,8 @@ describe('the notification of a tool-call task lost by the person’s own act', 
     assert.equal((await state.current.call('outbound.get', { outboundId })).lostByYou, true);
   });
 
-  it('a Remove of an HTTP server loses its running task without a notification', async () => {
-    const state = await connectedHost({ type: 'http', url: 'https://research.example/mcp' });
+  it('a Remove of an HTTP server loses its running task without a notification', async (t) => {
+    const state = await connectedHost(t, { type: 'http', url: 'https://research.example/mcp' });
     const { outboundId, ended } = await researchTask(state.current);
 
     await state.current.call('servers.remove', { serverId: 'everything' });
@@ -132,8 +137,8 @@ describe('the notification of a tool-call task lost by the person’s own act', 
     assert.equal(lost.lostByYou, true);
   });
 
-  it('a stdio server whose process ends by itself still notifies of the task it lost', async () => {
-    const state = await connectedHost();
+  it('a stdio server whose process ends by itself still notifies of the task it lost', async (t) => {
+    const state = await connectedHost(t);
     const host = state.current;
     const { outboundId, ended } = await researchTask(host);
     const failed = nextEvent(host, 'server.state', (p) => p.serverId === 'everything' && p.state.status === 'failed');

@@ -279,7 +279,7 @@ export class SamplingSetup {
     // file is gone is said with the save, not at first use.
     const asked = saved.models.length === 0 || saved.modelFile !== undefined ? this.registry.get(saved.id) : undefined;
     // The same request as Test connection: it says as much of how the provider answers.
-    const answered = asked && this.providerCall(asked.id, 'test');
+    const answered = asked && this.#testCall(asked);
     const modelListing = asked && (await this.#askForModels(asked));
     if (asked && modelListing?.ok) {
       const listed = await this.registry.listModels(asked.id, asked.baseURL, modelListing.models);
@@ -387,7 +387,7 @@ export class SamplingSetup {
   async test(providerId: string): Promise<ConnectionTestResult> {
     const settings = this.registry.get(providerId);
     if (!settings) throw new HostError(JsonRpcCode.InvalidParams, `Unknown provider ${providerId}`);
-    const answered = this.providerCall(providerId, 'test');
+    const answered = this.#testCall(settings);
     const result = await testConnection(settings, await this.registry.apiKey(providerId), {
       clock: this.#options.clock,
       ...(this.#options.fetch && { fetch: this.#options.fetch })
@@ -407,6 +407,21 @@ export class SamplingSetup {
     return (failure) => {
       const at = new Date(this.#options.clock.now()).toISOString();
       if (this.registry.answered(providerId, via, at, started, failure)) this.#options.onProvidersChanged?.();
+    };
+  }
+
+  /**
+   * A test of a provider starts (Test connection, or the listing a save asks for), as
+   * {@link providerCall} says, but for a model file found: its test finds the file and reads its
+   * model's name, and runs nothing, so it says nothing of how the model answers (no "Answering
+   * since" until a run); only the failure an earlier test showed (the file was missing) goes.
+   */
+  #testCall(settings: ProviderSettings): (failure?: string) => void {
+    const answered = this.providerCall(settings.id, 'test');
+    if (settings.modelFile === undefined) return answered;
+    return (failure) => {
+      if (failure !== undefined) answered(failure);
+      else if (this.registry.forgetTestFailure(settings.id)) this.#options.onProvidersChanged?.();
     };
   }
 

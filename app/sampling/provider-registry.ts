@@ -274,6 +274,17 @@ export class ProviderRegistry implements ProviderSource {
     return true;
   }
 
+  /**
+   * Forgets the failure a provider's connection test showed (a model file found again by the
+   * next test): nothing is then known of how it answers. Returns whether its view changed.
+   */
+  forgetTestFailure(providerId: string): boolean {
+    const health = this.#health.get(providerId);
+    if (health?.ok !== false || health.via !== 'test') return false;
+    this.#health.delete(providerId);
+    return true;
+  }
+
   /** Whether a provider's last call failed, as its card shows (`health.ok` false). */
   failing(providerId: string): boolean {
     return this.#health.get(providerId)?.ok === false;

@@ -175,7 +175,9 @@ describe('a model file on this computer as a provider, in the providers screen (
       await form.getByRole('button', { name: 'Add provider' }).click();
       const card = screen.locator('li[data-provider-id="tales"]');
       await card.getByRole('heading', { name: 'Tales' }).waitFor();
-      await card.locator('[data-health="answering"]').waitFor();
+      await card.getByRole('list', { name: 'Models listed for Tales' }).waitFor();
+      // Its file found, its model not yet run: the card does not say it answers.
+      assert.equal(await card.locator('[data-health]').count(), 0);
       await fixture.host.call('providers.remove', { providerId: 'tales' });
       await card.waitFor({ state: 'detached' });
       assert.deepEqual(pageErrors, []);
@@ -197,7 +199,7 @@ describe('a model file on this computer as a provider, in the providers screen (
         models: []
       });
       const card = screen.locator('li[data-provider-id="kept"]');
-      await card.locator('[data-health="answering"]').waitFor();
+      await card.getByRole('heading', { name: 'Kept' }).waitFor();
       // Moved away, or its disk unmounted.
       rmSync(kept);
 

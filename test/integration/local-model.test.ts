@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, existsSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, before, describe, it } from 'node:test';
@@ -253,6 +253,9 @@ describe('a model file on this computer as a provider (node-llama-cpp, stories26
         ok: true,
         models: ['stories260K']
       });
+      // The test found the file and ran nothing: its card does not say the model answers.
+      const health = async () => (await host.call('providers.list', {})).find((p) => p.id === 'stories')!.health;
+      assert.equal(await health(), undefined);
       // Moved to another file, it lists that file's model and no name of the old one's.
       const other = tempDir();
       const copy = path.join(other.dir, 'tales.gguf');
@@ -260,6 +263,14 @@ describe('a model file on this computer as a provider (node-llama-cpp, stories26
       const moved = await host.call('providers.save', { ...saved, modelFile: copy, mode: 'update' });
       assert.deepEqual(moved.models, [{ name: 'tales' }]);
       assert.equal(moved.defaultModel, 'tales');
+      // Its file gone, a test fails and says so; found again, the failure is no longer shown.
+      const away = `${copy}.away`;
+      renameSync(copy, away);
+      assert.equal((await host.call('providers.test', { providerId: 'stories' })).ok, false);
+      assert.equal((await health())?.ok, false);
+      renameSync(away, copy);
+      assert.equal((await host.call('providers.test', { providerId: 'stories' })).ok, true);
+      assert.equal(await health(), undefined);
       await host.call('providers.save', { ...moved, modelFile: MODEL, mode: 'update' });
       other.remove();
 
@@ -280,6 +291,8 @@ describe('a model file on this computer as a provider (node-llama-cpp, stories26
       assert.match(text, /stories260K/, text);
       const task = (await host.call('tasks.list', { serverId: 'everything' })).at(-1)!;
       assert.equal(task.task.status, 'completed');
+      // A run of the model is what the card's "Answering since" says.
+      assert.deepEqual([(await health())?.ok, (await health())?.via], [true, 'sampling']);
     });
 
     it('refuses a new or changed path that names no model file, on the Model file field, and nothing is saved', async () => {
@@ -346,7 +359,8 @@ describe('a model file on this computer as a provider (node-llama-cpp, stories26
         assert.deepEqual(moved.ok ? undefined : moved.error.data, { fields: { modelFile: 'No file at this path.' } });
         const still = (await host.call('providers.list', {})).find((provider) => provider.id === 'kept');
         assert.equal(still?.modelFile, kept);
-        assert.equal(still?.health?.ok, true, 'its health is still that of its file');
+        // Its health as it was: its file found at the save, its model not yet run.
+        assert.equal(still?.health, undefined);
 
         // Its file gone later (moved, a disk unmounted): the provider's name and ratings still
         // save, its path unchanged; the save says why the file cannot be used, naming the provider.

@@ -260,21 +260,30 @@ export function InboxScreen({
   }, [inbox, store]);
 
   /**
-   * An Undo went with the focus on it (its window ended): the focus goes on to the card after
-   * its line, as it did when the answer was given, else the one before, else the heading.
+   * The focus is in a held answer's line as its Undo or the line goes (its window ended, the
+   * answer went, the question was withdrawn): the next card takes it, as it did when the answer
+   * was given, else the one before, else the heading. Chosen now, while the line is in place;
+   * given once React is done, unless something took the focus meanwhile (Undo's card coming back).
    */
-  const focusAfterUndoGone = useCallback((line: HTMLElement) => {
-    const cards = [...(list.current?.querySelectorAll<HTMLElement>(LIVE_CARD) ?? [])];
-    const next =
+  const focusAfterHeldLine = useCallback((line: HTMLElement) => {
+    const cards = [...(list.current?.querySelectorAll<HTMLElement>(LIVE_CARD) ?? [])].filter(
+      (card) => !line.contains(card)
+    );
+    const chosen =
       cards.find((card) => (line.compareDocumentPosition(card) & Node.DOCUMENT_POSITION_FOLLOWING) !== 0) ??
       cards.at(-1);
-    if (next) {
-      parked.current = false;
-      focusCard(next);
-    } else {
-      heading.current?.focus();
-      parked.current = true;
-    }
+    queueMicrotask(() => {
+      const active = document.activeElement;
+      if (active && active !== document.body && document.contains(active)) return;
+      const next = chosen?.isConnected ? chosen : list.current?.querySelector<HTMLElement>(LIVE_CARD);
+      if (next) {
+        parked.current = false;
+        focusCard(next);
+      } else {
+        heading.current?.focus();
+        parked.current = true;
+      }
+    });
   }, []);
 
   /** The item an Undo brought back: it takes the focus once its card shows again. */
@@ -371,7 +380,7 @@ export function InboxScreen({
                     </p>
                   ) : null}
                   {held[item.id] ? (
-                    <HeldAnswerLine held={held[item.id]!} onUndo={undo} onUndoGone={focusAfterUndoGone} />
+                    <HeldAnswerLine held={held[item.id]!} onUndo={undo} onFocusGoing={focusAfterHeldLine} />
                   ) : null}
                   {/* Kept, hidden, while its answer is held: Undo brings it back as it was, typing and all. */}
                   <div className="inbox-slot" hidden={item.id in held}>

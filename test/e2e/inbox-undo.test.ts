@@ -258,6 +258,32 @@ describe('Undo after Decline or Dismiss in the Inbox', () => {
     assert.deepEqual(desk.pageErrors, []);
   });
 
+  it('gives the focus on Undo to the next card when its question is withdrawn during the window', async () => {
+    const { page } = desk;
+    const controller = new AbortController();
+    const gone = peer.server
+      .request(ask('Withdrawn under Undo'), ElicitResultSchema, { signal: controller.signal })
+      .catch((error: unknown) => error);
+    const stays = peer.server.request(ask('Stays after it'), ElicitResultSchema);
+    const card = page.getByRole('article', { name: 'Withdrawn under Undo' });
+    const next = page.getByRole('article', { name: 'Stays after it' });
+    await next.waitFor();
+    const id = (await card.getAttribute('data-inbox-id'))!;
+    const nextId = (await next.getAttribute('data-inbox-id'))!;
+    await card.getByRole('button', { name: 'Decline' }).click();
+    const line = page.locator(`.inbox-held[data-held-id="${id}"]`);
+    await line.getByRole('button', { name: 'Undo' }).focus();
+    controller.abort('the server gave up');
+    await gone;
+    await line.waitFor({ state: 'detached' });
+    await page.waitForFunction(() => document.activeElement !== document.body);
+    assert.equal(await focusedCard(page), nextId);
+    await next.getByRole('button', { name: 'Decline' }).click();
+    await page.clock.fastForward(5_000);
+    assert.equal((await stays).action, 'decline');
+    assert.deepEqual(desk.pageErrors, []);
+  });
+
   it('keeps what the live region said as a line of its own when the next message comes, not replaced by it', async () => {
     const { page } = desk;
     const asked = peer.server.request(ask('Said twice'), ElicitResultSchema);

@@ -9,4 +9,8 @@ import { UNDO_WINDOW_MS } from '../../renderer/store/held-answers.js';
  */
 export async function passUndoWindow(page: Page): Promise<void> {
   await page.clock.fastForward(UNDO_WINDOW_MS);
+  // The page's Date back to this computer's (the host's) time, its timers left where they are:
+  // times the page sets beside the host's (a Stop pressed, a countdown) must not run ahead of
+  // them by 5 s at each window passed.
+  await page.clock.setSystemTime(Date.now());
 }

@@ -449,8 +449,9 @@ export class ServerConnection {
       if (this.#closing || saysNothingAboutEra(outcome.error) || Date.now() >= deadline) throw outcome.error;
       this.#forget();
       // The probe's process is handed to the client once the first is gone: until then the
-      // client holds it and refuses another ("Already connected to a transport").
-      await this.#released(deadline);
+      // client holds it and refuses another ("Already connected to a transport"). Not gone by
+      // the deadline, or the connection closed meanwhile: the connect fails for what failed.
+      if (!(await this.#released(deadline)) || this.#closing) throw outcome.error;
     }
     const probeMs = Math.max(1, Math.min(probeTimeoutMs, deadline - Date.now()));
     const target = this.config.transport;
@@ -621,23 +622,24 @@ export class ServerConnection {
    * Resolves once the client has let go of its transport after a failed `initialize` (the SDK's
    * client closes it, and lets go only when the transport reports the close: over stdio, when the
    * process is gone, which for one that outlives its stdin is the SDK's SIGTERM two seconds
-   * later), or at the deadline.
+   * later): true then, false at the deadline if it still holds it.
    */
-  async #released(deadline: number): Promise<void> {
+  async #released(deadline: number): Promise<boolean> {
     const transport = this.client.transport;
-    if (!transport) return;
+    if (!transport) return true;
     let timer: ReturnType<typeof setTimeout> | undefined;
-    const closed = new Promise<void>((resolve) => {
+    const closed = new Promise<boolean>((resolve) => {
       const onclose = transport.onclose;
       transport.onclose = () => {
         onclose?.();
-        resolve();
+        resolve(true);
       };
-      timer = setTimeout(resolve, Math.max(0, deadline - Date.now()));
+      timer = setTimeout(() => resolve(false), Math.max(0, deadline - Date.now()));
     });
     await this.client.close().catch(() => undefined);
-    await closed;
+    const released = await closed;
     clearTimeout(timer);
+    return released || this.client.transport === undefined;
   }
 
   /** The era remembered for this server (its identity), if any. */

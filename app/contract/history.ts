@@ -75,10 +75,11 @@ export const HistorySummarySchema = z.object({
    */
   askedFor: z.string().optional(),
   /**
-   * Kept on a question or model request that was no task of its own nor asked for a task of
-   * Taskdesk's, asked while one plain tool call of Taskdesk's (no task) ran on its server, the
-   * only one running then: that call's `callId` and tool. Nothing on the wire ties such a request
-   * to a call, so this says only that it was asked while the call ran.
+   * Kept on a question or model request (a plain request, or a task its server created with
+   * Taskdesk) not asked for a task of Taskdesk's, asked while one plain tool call of Taskdesk's
+   * (no task) ran on its server, the only one running then: that call's `callId` and tool.
+   * Nothing on the wire ties such a request to a call, so this says only that it was asked while
+   * the call ran.
    */
   duringCall: z.object({ callId: z.string(), tool: z.string() }).optional(),
   /** Kept on a plain tool call's entry: the call's `callId` (see `duringCall`). */

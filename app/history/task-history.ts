@@ -196,8 +196,12 @@ export class TaskHistory {
    * server was told, not an answer of the person's, so History keeps neither. One refused because
    * the person set its server's policy to refuse while it waited keeps its `failed` and −1 (what a
    * request arriving under that policy gets), with the setting as why (`policyRefusalOf`).
+   *
+   * `duringCall` is asked once, when the task's entry is made: the plain tool call of Taskdesk's
+   * that ran on its server, alone, when the task was created (as for a request that was no task,
+   * see `receivedRequestEntry`), however it is answered and whenever that call ends.
    */
-  recordReceived(taskId: string, record: TaskRecord | undefined): void {
+  recordReceived(taskId: string, record: TaskRecord | undefined, duringCall?: () => HistoryEntry['duringCall']): void {
     const id = `received:${taskId}`;
     const existing = this.#entries.get(id);
     if (!record) {
@@ -237,6 +241,9 @@ export class TaskHistory {
       );
       return;
     }
+    const related = relatedOf(record);
+    // Asked for a task of Taskdesk's, the entry names that task (`relatedTaskId`), not a call it ran beside.
+    const during = related.relatedTaskId === undefined ? duringCall?.() : undefined;
     const entry: HistoryEntry = {
       id,
       direction: 'received',
@@ -244,7 +251,8 @@ export class TaskHistory {
       serverId: record.owner.serverId,
       serverName: record.owner.serverName,
       taskId,
-      ...relatedOf(record),
+      ...related,
+      ...(during !== undefined && { duringCall: { ...during } }),
       title: titleOfReceived(record.kind, record.request),
       status,
       ...by,

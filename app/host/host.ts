@@ -674,7 +674,11 @@ export class Host {
       cursorKey: cursorKey.secret,
       events: {
         taskChanged: (taskId, record, noted) => {
-          if (!noted) this.history.recordReceived(taskId, record);
+          // The one plain call it was asked while (`#callDuring`), looked up only for a new entry.
+          if (!noted)
+            this.history.recordReceived(taskId, record, () =>
+              record ? this.#callDuring({ owner: record.owner, askedAt: record.task.createdAt }) : undefined
+            );
           // Handed over, and ended with no card in its place: nothing can send its draft any more.
           if ((!record || isTerminal(record.task.status)) && this.#handedOver.delete(taskId)) this.#drafts.drop(taskId);
           // Built only for a listener (the Desk): a server flooding tasks pays nothing for it. A
@@ -774,8 +778,11 @@ export class Host {
    * The plain tool call of Taskdesk's a server's request that was no task, nor asked for one, was
    * asked while: the one call running on its server when it was asked, if only one was, whether it
    * runs still or ended since (nothing on the wire ties them: History says only "asked while … ran").
+   * A task the server created with Taskdesk (a task-augmented question) is asked when it was created.
    */
-  #callDuring(ended: EndedOrdinaryRequest): { callId: string; tool: string } | undefined {
+  #callDuring(
+    ended: Pick<EndedOrdinaryRequest, 'owner' | 'askedAt'> & { relatedTaskId?: string }
+  ): { callId: string; tool: string } | undefined {
     if (ended.relatedTaskId !== undefined) return undefined;
     const ran = this.requestor.plainCalls.ranAt(ended.owner.serverId, ended.askedAt);
     return ran?.length === 1 ? { callId: ran[0]!.callId, tool: ran[0]!.toolName } : undefined;

@@ -144,6 +144,40 @@ describe(
       );
     });
 
+    it('a plain call of trigger-elicitation-request-async and the question it asked as a task, declined: they point at each other', async (t) => {
+      const state = await connectedHost(t);
+      let host = state.current;
+      const asked = nextEvent(host, 'inbox.added');
+      const call = host.call('tools.call', {
+        serverId: 'everything',
+        name: 'trigger-elicitation-request-async',
+        arguments: {},
+        callId: 'asking-as-task'
+      });
+      const { item } = await asked;
+      assert.ok(item.taskId !== undefined, 'the question is a task Taskdesk runs');
+      await host.call('inbox.answer', { id: item.id, answer: { action: 'decline' } });
+      assert.equal((await call).type, 'result');
+
+      const questionId = `received:${item.taskId}`;
+      const page = HistoryPageSchema.parse(await host.call('history.list', { filter: { serverId: 'everything' } }));
+      const callRow = page.entries.find((entry) => entry.kind === 'tool-call' && entry.callId === 'asking-as-task');
+      const questionRow = page.entries.find((entry) => entry.id === questionId);
+      assert.ok(callRow && questionRow, 'both are in History');
+      const link = { tool: 'trigger-elicitation-request-async', how: 'while', entryId: callRow.id };
+      assert.deepEqual(questionRow.forCall, link);
+      assert.deepEqual((await entryOf(host, questionId)).forCall, link);
+      assert.deepEqual(
+        (await entryOf(host, callRow.id)).asked?.map((each) => [each.id, each.kind]),
+        [[questionId, 'elicitation']]
+      );
+
+      await host.close();
+      host = state.current = createHost({ dataDir: state.dir, autoConnect: false, servers: [everythingServer] });
+      assert.deepEqual((await entryOf(host, questionId)).forCall, link);
+      assert.equal((await host.connect('everything')).state.status, 'ready');
+    });
+
     it('two calls running when a question was asked: no link, though one ended before the question did', async (t) => {
       const host = (await connectedHost(t)).current;
       const long = host.call('tools.call', {

@@ -302,8 +302,11 @@ export class Assistant {
         JsonRpcCode.InvalidRequest,
         'Only a conversation whose last model call failed can be retried.'
       );
+    // Tried again: its failure, if it fails as before, says so (an identical card would not).
+    const failed = c.messages.at(-1);
+    const tries = (failed?.role === 'error' ? (failed.tries ?? 1) : 1) + 1;
     dropTrailingErrors(c);
-    this.#generation.startTurn(c);
+    this.#generation.startTurn(c, undefined, tries);
     await this.#book.durable(c);
     return this.get(c.id);
   }

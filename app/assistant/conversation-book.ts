@@ -136,8 +136,11 @@ export class ConversationBook {
     c.messages.push(message);
   }
 
-  /** A failure for the person; `reason`, when known, what they can change for a retry to work. */
-  error(kind: string, message: string, retryable: boolean, reason?: string): AssistantMessage {
+  /**
+   * A failure for the person; `reason`, when known, what they can change for a retry to work;
+   * `tries`, how many times in a row it was tried (the person's retries), when more than once.
+   */
+  error(kind: string, message: string, retryable: boolean, reason?: string, tries?: number): AssistantMessage {
     return {
       id: randomUUID(),
       at: this.now(),
@@ -145,7 +148,8 @@ export class ConversationBook {
       kind,
       message,
       retryable,
-      ...(reason !== undefined && { reason })
+      ...(reason !== undefined && { reason }),
+      ...(tries !== undefined && tries > 1 && { tries })
     };
   }
 }

@@ -43,6 +43,8 @@ export class Generation {
   readonly #rounds = new Map<string, number>();
   /** A result arrived while the model was answering: it goes on once this answer ends. */
   readonly #again = new Set<string>();
+  /** A retried turn's count of tries, for its first model call: a failure of it says how many there were. */
+  readonly #tries = new Map<string, number>();
   /** One client per provider settings and key: its connections are kept alive from one call to the next. */
   readonly #clients = new Map<string, OpenAI>();
 
@@ -54,10 +56,13 @@ export class Generation {
    * A new turn (the person's message, or a retry): the tool-round count starts again. With
    * `saved` (the message's write), the model is asked at once but nothing of its answer is kept
    * until the write has landed; if it fails, the answer is dropped (the caller aborts it and
-   * takes the message back).
+   * takes the message back). `tries`: a retry's count of tries, this one included, which its
+   * failure says (the person sees the retry ran, though it failed as before).
    */
-  startTurn(c: Conversation, saved?: Promise<void>): void {
+  startTurn(c: Conversation, saved?: Promise<void>, tries?: number): void {
     this.#rounds.set(c.id, 0);
+    if (tries !== undefined && tries > 1) this.#tries.set(c.id, tries);
+    else this.#tries.delete(c.id);
     c.status = 'generating';
     void this.#generate(c, saved);
   }
@@ -74,6 +79,7 @@ export class Generation {
 
   forget(conversationId: string): void {
     this.#rounds.delete(conversationId);
+    this.#tries.delete(conversationId);
     this.#again.delete(conversationId);
   }
 
@@ -116,6 +122,8 @@ export class Generation {
     const model = c.model;
     const providerId = c.providerId;
     const answered = this.#o.providers.called?.(providerId);
+    const tries = this.#tries.get(c.id);
+    this.#tries.delete(c.id);
     let outcome: ModelCallOutcome;
     try {
       const settings = this.#o.providers.get(providerId);
@@ -175,7 +183,7 @@ export class Generation {
     if (outcome.type === 'failed') {
       book.push(
         c,
-        book.error(outcome.kind, outcome.message, true, outcome.toolsTooLong ? 'tools-too-long' : undefined)
+        book.error(outcome.kind, outcome.message, true, outcome.toolsTooLong ? 'tools-too-long' : undefined, tries)
       );
       c.status = 'failed';
       book.commit(c);

@@ -63,11 +63,16 @@ export async function streamModelCall(options: {
         ...(options.apiKey && { apiKey: options.apiKey })
       });
       // A model file's context too small says what to do itself: its advice is not said twice.
+      // With tools, it is said here, for as many tools as were offered.
       const overflow = inChain(problem, ContextOverflowError);
       return {
         type: 'failed',
         kind: failed.kind,
-        message: overflow ? failed.message : `${failed.message}${advice(failed.kind)}`,
+        message: overflow?.withTools
+          ? `${options.settings.name}: ${toolsTooLong(overflow.contextSize, options.tools.length)}`
+          : overflow
+            ? failed.message
+            : `${failed.message}${advice(failed.kind)}`,
         text: accumulator.text,
         reason: failed.message,
         ...(overflow?.withTools && { toolsTooLong: true as const })
@@ -93,6 +98,17 @@ export function cutOffOf(finishReason: string | null): AnswerCutOff | undefined 
   if (finishReason === 'length') return 'length';
   if (finishReason === 'content_filter') return 'content-filter';
   return undefined;
+}
+
+/**
+ * What a model file's context too small for the conversation with its tools' descriptions asks
+ * of the person: fewer tools while it offers several; none once it offers only one.
+ */
+function toolsTooLong(contextSize: number, tools: number): string {
+  const context = `does not fit the model's context of ${contextSize} tokens`;
+  return tools === 1
+    ? `The conversation, with the description of the one tool it offers, ${context}: turn off tools and retry, or use a model with a larger context.`
+    : `The conversation, with the descriptions of the ${tools} tools it offers, ${context}: offer fewer tools (or none), or use a model with a larger context.`;
 }
 
 /**

@@ -173,7 +173,9 @@ export const AssistantMessageSchema = z.discriminatedUnion('role', [
      * What the person can change for a retry to work, when it is known: `tools-too-long`, the
      * model's context could not hold the conversation with the descriptions of the tools offered.
      */
-    reason: z.string().optional()
+    reason: z.string().optional(),
+    /** How many times in a row the model was asked and failed, the person's retries included, when more than once. */
+    tries: z.number().int().min(2).optional()
   })
 ]);
 export type AssistantMessage = z.infer<typeof AssistantMessageSchema>;

@@ -66,6 +66,8 @@ export class LocalModelError extends Error {
  */
 export class ContextOverflowError extends LocalModelError {
   readonly withTools: boolean;
+  /** The model's context, in tokens. */
+  readonly contextSize: number;
   constructor(contextSize: number, withTools: boolean, options?: ErrorOptions) {
     super(
       withTools
@@ -75,6 +77,7 @@ export class ContextOverflowError extends LocalModelError {
     );
     this.name = 'ContextOverflowError';
     this.withTools = withTools;
+    this.contextSize = contextSize;
   }
 }
 

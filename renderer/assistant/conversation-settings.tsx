@@ -47,7 +47,10 @@ export function ConversationSettings({
   onUnsavedChange?: (unsaved: boolean) => void;
   /** Each new value (from 1) puts the focus on the provider field. */
   focusProvider?: number;
-  /** Each new value (from 1) puts the focus on the first server's box, the servers in sight. */
+  /**
+   * Each new value (from 1) opens the tool list of the first server chosen, the focus on its first
+   * tool; with none chosen, puts it on the first server's box. The servers in sight.
+   */
   focusTools?: number;
   ref?: Ref<ConversationSettingsHandle>;
 }) {
@@ -83,12 +86,22 @@ export function ConversationSettings({
     if (focusProvider > 0) providerField.current?.focus();
   }, [focusProvider]);
   const serversField = useRef<HTMLFieldSetElement>(null);
+  /**
+   * The server whose tool list Choose tools… opened: the first chosen when it was pressed (its
+   * list takes the focus itself), kept while others are ticked.
+   */
+  const [toolsFocus, setToolsFocus] = useState<{ at: number; serverId?: string }>({ at: 0 });
+  if (focusTools !== toolsFocus.at) {
+    const first = servers.find((server) => draft.serverIds.includes(server.id));
+    setToolsFocus({ at: focusTools, ...(first && { serverId: first.id }) });
+  }
   useEffect(() => {
-    if (focusTools === 0) return;
+    if (toolsFocus.at === 0) return;
     const servers = serversField.current;
-    servers?.querySelector<HTMLInputElement>('input[type="checkbox"]')?.focus({ preventScroll: true });
+    if (toolsFocus.serverId === undefined)
+      servers?.querySelector<HTMLInputElement>('input[type="checkbox"]')?.focus({ preventScroll: true });
     servers?.scrollIntoView({ block: 'nearest' });
-  }, [focusTools]);
+  }, [toolsFocus]);
   const form = useRef<HTMLFormElement>(null);
   useEffect(() => {
     // Escape on the button that opened the settings (it says "Close settings" now, a Shift+Tab
@@ -285,6 +298,7 @@ export function ConversationSettings({
                       serverId={server.id}
                       serverName={server.name}
                       only={draft.toolsOffered[server.id]}
+                      openWith={server.id === toolsFocus.serverId ? toolsFocus.at : 0}
                       onChange={(only) => {
                         const { [server.id]: _was, ...others } = draft.toolsOffered;
                         setDraft({

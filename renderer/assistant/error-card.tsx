@@ -38,7 +38,8 @@ const PROVIDER_FIXES: ReadonlySet<string> = new Set(['unreachable', 'auth']);
  * the settings instead, and Retry comes back once one is saved. When the model's context could
  * not hold the descriptions of the tools offered (`reason: 'tools-too-long'`), Retry without
  * tools saves the conversation with no servers' tools and retries, and Choose tools… opens the
- * settings on the servers.
+ * settings on the tool list of the first server. A failure after a retry says how many tries
+ * there were: a retry that fails as before shows it ran.
  */
 export function ErrorCard({
   conversation,
@@ -83,6 +84,7 @@ export function ErrorCard({
     <div className="chat-error" role="alert" data-error-kind={message.kind}>
       <p className="chat-error-title">{title}</p>
       <p>{message.message}</p>
+      {message.tries === undefined ? null : <p className="small-text">Tried {message.tries} times.</p>}
       {retryable && providerGone ? (
         <div className="actions">
           <button type="button" className="primary" onClick={onChooseProvider}>

@@ -1,4 +1,4 @@
-import { useEffect, useId, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import type { RequestorTool } from '../../app/contract/outbound-tasks.js';
 import { toHostCallError } from '../host-client.js';
 import { useDesk } from '../shell/desk-context.js';
@@ -11,24 +11,48 @@ type Listing = { tools: RequestorTool[] } | { problem: string };
  * server adds later included), or those ticked. A model with a small context holds the
  * descriptions of a few only (a model file's 512 tokens held none of a server's 19), and a
  * person may want the model kept to some. The list is read from the server when opened; a tool
- * that cannot be called (`unavailable`) is never offered, and not listed.
+ * that cannot be called (`unavailable`) is never offered, and not listed. A failure's Choose
+ * tools… opens the list (`openWith`), with the focus on its first tool once it is listed.
  */
 export function ServerToolChoice({
   serverId,
   serverName,
   only,
-  onChange
+  onChange,
+  openWith = 0
 }: {
   serverId: string;
   serverName: string;
   /** The tools offered; undefined offers all. */
   only: readonly string[] | undefined;
   onChange: (only: string[] | undefined) => void;
+  /** Each new value (from 1) opens the list and puts the focus on its first tool. */
+  openWith?: number;
 }) {
   const { client } = useDesk();
   const [open, setOpen] = useState(false);
   const [listing, setListing] = useState<Listing | undefined>(undefined);
   const listId = useId();
+  const [openedWith, setOpenedWith] = useState(0);
+  /** Opened by `openWith`: the focus goes into the list once it shows its tools (or why not). */
+  const [focusList, setFocusList] = useState(false);
+  if (openWith !== openedWith) {
+    // Adjusted while rendering (not in an effect): the list opens in the same frame.
+    setOpenedWith(openWith);
+    if (openWith > 0) {
+      setOpen(true);
+      setFocusList(true);
+    }
+  }
+  const list = useRef<HTMLFieldSetElement>(null);
+  const toggleButton = useRef<HTMLButtonElement>(null);
+  useEffect(() => {
+    if (!focusList || !open || listing === undefined) return;
+    setFocusList(false);
+    const first = list.current?.querySelector<HTMLInputElement>('input[type="checkbox"]');
+    (first ?? toggleButton.current)?.focus({ preventScroll: true });
+    list.current?.scrollIntoView({ block: 'nearest' });
+  }, [focusList, open, listing]);
   useEffect(() => {
     if (!open || listing !== undefined) return;
     let current = true;
@@ -67,6 +91,7 @@ export function ServerToolChoice({
       <span className="chat-server-tools">
         <span className="muted small-text">{summary}</span>{' '}
         <button
+          ref={toggleButton}
           type="button"
           className="link-button small-text"
           aria-expanded={open}
@@ -83,7 +108,7 @@ export function ServerToolChoice({
         </button>
       </span>
       {open ? (
-        <fieldset id={listId} className="chat-tool-list">
+        <fieldset id={listId} className="chat-tool-list" ref={list}>
           <legend className="sr-only">The tools of {serverName} the model is offered</legend>
           {listing === undefined ? (
             <p className="muted small-text">Listing its tools…</p>

@@ -85,8 +85,9 @@ describe('the Assistant on a model file whose context the tools do not fit (stor
     // One advice: the model file's own, not a second, generic one after it.
     assert.equal(
       await card().locator('p').nth(1).textContent(),
-      "Stories: The conversation, with the descriptions of the tools it offers, does not fit the model's context of 512 tokens: offer fewer tools (or none), or use a model with a larger context."
+      "Stories: The conversation, with the descriptions of the 8 tools it offers, does not fit the model's context of 512 tokens: offer fewer tools (or none), or use a model with a larger context."
     );
+    assert.equal(await card().locator('p').count(), 2, 'asked once: no count of tries');
     const actions = card().locator('.actions button');
     assert.deepEqual(await actions.allTextContents(), ['Turn off tools and retry', 'Choose tools…', 'Retry']);
     await assertNoViolations(page, 'the Assistant with the card of a request the model could not take');
@@ -107,8 +108,16 @@ describe('the Assistant on a model file whose context the tools do not fit (stor
     await card().getByRole('button', { name: 'Choose tools…' }).click();
     await settings().waitFor();
     const docs = settings().getByRole('checkbox', { name: 'Server docs' });
-    assert.ok(await docs.evaluate((element) => element === document.activeElement), 'the focus on the server');
     assert.ok(await docs.isChecked());
+    // The server's tool list opens, the focus on its first tool: where the tools are chosen.
+    const toolList = settings().getByRole('group', { name: 'The tools of Server docs the model is offered' });
+    const firstTool = toolList.getByRole('checkbox', { name: 'look_up_0' });
+    await page.waitForFunction(
+      () => document.activeElement?.closest('.chat-tool-list') !== null && document.activeElement?.matches('input'),
+      undefined,
+      { timeout: 10_000 }
+    );
+    assert.ok(await firstTool.evaluate((element) => element === document.activeElement), 'the focus on its first tool');
 
     // The title, the provider and the model in a row, the prompt and the tool rounds under them:
     // each label on one line, the labels of a row at one height, the selects wide enough for a
@@ -145,7 +154,23 @@ describe('the Assistant on a model file whose context the tools do not fit (stor
       const select = await box(grid.locator('select').nth(n));
       assert.ok(select.width >= gridWidth / 4, `select ${n}: ${select.width} px of ${gridWidth}`);
     }
-    // Left open, with nothing changed in them: as the chat goes on, they close, leaving it in sight.
+    // One tool kept, saved, and Retry: the card that comes back says the retry ran, with one
+    // tool, and that turning tools off is what is left to try.
+    await toolList.getByRole('button', { name: 'Offer none' }).click();
+    await firstTool.check();
+    await settings().getByRole('button', { name: 'Save settings' }).click();
+    await header().getByText('Stories · stories260K · tools of Server docs (1 chosen)', { exact: true }).waitFor();
+    await card().getByRole('button', { name: 'Retry', exact: true }).click();
+    await card().getByText('Tried 2 times.', { exact: true }).waitFor();
+    assert.equal(
+      await card().locator('p').nth(1).textContent(),
+      "Stories: The conversation, with the description of the one tool it offers, does not fit the model's context of 512 tokens: turn off tools and retry, or use a model with a larger context."
+    );
+    await assertNoViolations(page, 'the card of a retry that failed as before');
+    await page.screenshot({ path: path.join(root, '.tmp/assistant-model-file-retried.png') });
+    // Open again, with nothing changed in them: as the chat goes on, they close, leaving it in sight.
+    await pane().getByRole('button', { name: 'Settings' }).click();
+    await settings().waitFor();
     await card().getByRole('button', { name: 'Turn off tools and retry' }).click();
     await header().getByText('Stories · stories260K · no tools', { exact: true }).waitFor();
     await settings().waitFor({ state: 'detached' });

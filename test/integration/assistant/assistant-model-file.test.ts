@@ -62,10 +62,11 @@ describe('the assistant on a model file too small for what it is asked (stories2
     const error = lastError(failed.messages);
     assert.equal(error.kind, 'bad-request');
     assert.equal(error.reason, 'tools-too-long');
-    assert.equal(
+    assert.match(
       error.message,
-      "Stories: The conversation, with the descriptions of the tools it offers, does not fit the model's context of 512 tokens: offer fewer tools (or none), or use a model with a larger context."
+      /^Stories: The conversation, with the descriptions of the \d+ tools it offers, does not fit the model's context of 512 tokens: offer fewer tools \(or none\), or use a model with a larger context\.$/
     );
+    assert.equal(error.tries, undefined, 'asked once');
     // Kept as it was shown: read back from the store, the mark is still there.
     const stored = await host.call('assistant.get', { conversationId: c.id });
     assert.equal(lastError(stored.messages).reason, 'tools-too-long');
@@ -76,6 +77,34 @@ describe('the assistant on a model file too small for what it is asked (stories2
     assert.ok(done.messages.every((m) => m.role !== 'error'));
     const answer = done.messages.at(-1);
     assert.ok(answer?.role === 'assistant' && answer.text.trim() !== '', 'the model wrote a story');
+  });
+
+  it('says a retry with one tool ran, and that turning tools off is what is left', async () => {
+    const c = await host.call('assistant.create', {
+      providerId: 'stories',
+      model: 'stories260K',
+      serverIds: ['everything']
+    });
+    await host.call('assistant.send', { conversationId: c.id, text: 'Once upon a time' });
+    const first = lastError((await settled(host, c.id, (x) => x.status === 'failed')).messages);
+    assert.equal(first.reason, 'tools-too-long');
+
+    // Only echo kept, then Retry: the new failure says it was tried again, with that one tool.
+    await host.call('assistant.update', { conversationId: c.id, toolsOffered: { everything: ['echo'] } });
+    await host.call('assistant.retry', { conversationId: c.id });
+    const again = await settled(host, c.id, (x) => x.status === 'failed' && lastError(x.messages).id !== first.id);
+    const second = lastError(again.messages);
+    assert.equal(again.messages.filter((m) => m.role === 'error').length, 1, 'one failure shown, the last');
+    assert.equal(second.reason, 'tools-too-long');
+    assert.equal(second.tries, 2);
+    assert.equal(
+      second.message,
+      "Stories: The conversation, with the description of the one tool it offers, does not fit the model's context of 512 tokens: turn off tools and retry, or use a model with a larger context."
+    );
+    await host.call('assistant.retry', { conversationId: c.id });
+    const third = await settled(host, c.id, (x) => x.status === 'failed' && lastError(x.messages).id !== second.id);
+    assert.equal(lastError(third.messages).tries, 3);
+    assert.equal((await host.call('assistant.get', { conversationId: c.id })).messages.at(-1)?.role, 'error');
   });
 
   it('says a conversation too long without tools in its own words, with no mark about tools', async () => {

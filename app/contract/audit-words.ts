@@ -94,10 +94,14 @@ const TOOL_TASK_ENDS: Record<string, string> = {
   lost: 'was lost: its server no longer knows it'
 };
 
-/** How a tool call ended (`tool.call-ended`), given the tool in words. */
+/**
+ * How a tool call ended (`tool.call-ended`), given the tool in words. As the Tools screen says
+ * it: a result returned, not "answered", which beside "You declined a question" (the question the
+ * call asked) read as if that question had been answered.
+ */
 const TOOL_CALL_ENDS: Record<string, (name: string, d: Detail) => string> = {
-  result: (name) => `${capitalized(name)} answered`,
-  'tool-error': (name) => `${capitalized(name)} answered with an error`,
+  result: (name) => `${capitalized(name)} returned its result`,
+  'tool-error': (name) => `${capitalized(name)} reported an error`,
   task: (name) => `The call to ${name} became a task`,
   error: (name) => `The call to ${name} failed`,
   // Who cancelled it, as History says it: the person, or Taskdesk as it closed.
@@ -167,7 +171,7 @@ const WORDS: Record<string, Words> = {
         : d.outcome === 'error'
           ? '; the call failed'
           : d.outcome === 'tool-error'
-            ? '; the tool answered with an error'
+            ? '; the tool reported an error'
             : ''
     }`,
   'tool.call-ended': (d) => TOOL_CALL_ENDS[String(d.outcome)]?.(tool(d), d) ?? `The call to ${tool(d)} ended`,
@@ -193,7 +197,7 @@ const WORDS: Record<string, Words> = {
           : d.cancelledBy === 'server'
             ? ' by the server'
             : '';
-    const error = d.outcome === 'tool-error' ? ', the tool answering with an error' : '';
+    const error = d.outcome === 'tool-error' ? ', the tool reporting an error' : '';
     return `The task of ${tool(d)} ${TOOL_TASK_ENDS[state] ?? `ended (${state})`}${by}${error}`;
   },
   'server.state': (d) => CONNECTION[String(d.status)] ?? `Connection: ${String(d.status)}`,

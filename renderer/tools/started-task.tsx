@@ -90,6 +90,7 @@ function useAnnounceEnd(task: OutboundTaskView | undefined): void {
     const key = CSS.escape(task.outboundId);
     const requested = CSS.escape(`requested:${task.outboundId}`);
     if (at?.closest(`[data-outbound-id="${key}"], [data-task-key="${requested}"]`)) return;
-    announce(`The ${task.toolName} task ended: ${statusLabel(task.state).toLowerCase()}.`);
+    // Its server named, as a plain call's end is (see `callWords`): two servers may have the tool.
+    announce(`The ${task.toolName} task on ${task.serverName} ended: ${statusLabel(task.state).toLowerCase()}.`);
   }, [task, announce]);
 }

@@ -18,7 +18,7 @@ import { useFormCorrecting } from '../forms/use-form-correcting.js';
 import { argumentValues } from '../forms/schema-values.js';
 import { INVALID_PARAMS, toHostCallError } from '../host-client.js';
 import { useDesk, useDeskState } from '../shell/desk-context.js';
-import { callResultWords } from './last-call-status.js';
+import { callResultWords, callRunningWords, callWords } from './last-call-status.js';
 import { placeProblems } from './argument-problems.js';
 import { focusFirstField } from './first-field.js';
 import { StartedTask } from './started-task.js';
@@ -50,9 +50,6 @@ export interface CallAgain {
   arguments: Record<string, unknown>;
   nonce: number;
 }
-
-/** How long a plain call runs before the form says it is running: a quick answer is said once, as answered. */
-const RUNNING_SAID_AFTER_MS = 1_000;
 
 /**
  * Brings what the form just showed into sight ('nearest': the page moves no more than it must),
@@ -91,6 +88,8 @@ export function ToolCallForm({
   onClose: () => void;
 }) {
   const { client, store, announce } = useDesk();
+  // Named in what the live region says of a call: two servers may have a tool of this name.
+  const serverName = useDeskState((state) => state.servers.find((server) => server.id === serverId)?.name ?? serverId);
   const form = useSchemaForm(tool.inputSchema, 'arguments');
   const [asTask, setAsTask] = useState(true);
   const [ttl, setTtl] = useState('');
@@ -103,6 +102,8 @@ export function ToolCallForm({
   const resultRef = useRef<HTMLDivElement>(null);
   /** The call this form sent and waits on; its running line (time, progress, Cancel) shows under the form. */
   const [sentCall, setSentCall] = useState<string | undefined>(undefined);
+  /** Whether that call was sent to run as a task: its line shows only until the server answers with one. */
+  const sentAsTask = useRef(false);
   /** How that line stands: none, running, or with a progress bar (which makes it taller). */
   const sentLine = useDeskState((state) => {
     const call = sentCall === undefined ? undefined : state.calls[sentCall];
@@ -166,6 +167,7 @@ export function ToolCallForm({
     if (!read.ok || ttlMs === false) return;
     setBusy(true);
     const callId = newCallId();
+    sentAsTask.current = runsAsTask;
     setSentCall(callId);
     try {
       const outcome = await client.call('tools.call', {
@@ -180,7 +182,7 @@ export function ToolCallForm({
       if (outcome.type === 'task') {
         store.apply('outbound.changed', { type: 'changed', task: outcome.task });
         setResult(<StartedTask outboundId={outcome.task.outboundId} taskId={outcome.task.taskId} />);
-        announce(`${tool.name} started as a task.`);
+        announce(`${callWords(tool.name, serverName)} started as a task.`);
       } else {
         setResult(
           <>
@@ -189,7 +191,7 @@ export function ToolCallForm({
             <ToolResultView key={callId} result={outcome.result} serverId={serverId} />
           </>
         );
-        announce(callResultWords(tool.name, outcome.result));
+        announce(callResultWords(tool.name, serverName, outcome.result));
       }
     } catch (thrown) {
       const error = toHostCallError(thrown);
@@ -219,10 +221,10 @@ export function ToolCallForm({
         const yourAct = (error.data as { yourAct?: unknown } | undefined)?.yourAct;
         if (typeof yourAct === 'string') {
           setResult(<p className="call-cancelled">{`Stopped: ${yourAct}.`}</p>);
-          announce(`The call of ${tool.name} was stopped: ${yourAct}.`);
+          announce(`The call of ${callWords(tool.name, serverName)} was stopped: ${yourAct}.`);
         } else {
           setResult(<p className="call-cancelled">You cancelled this call of {tool.name}.</p>);
-          announce(`The call of ${tool.name} was cancelled.`);
+          announce(`The call of ${callWords(tool.name, serverName)} was cancelled.`);
         }
       } else if (error.code === URL_ELICITATION_REQUIRED) {
         // The person turned the link down: the call was never run, which is not a failure of it.
@@ -248,7 +250,9 @@ export function ToolCallForm({
 
   // A long plain call's running line (time, progress, Cancel) is what shows of it until it ends:
   // into sight at once, and again when its progress bar first comes (the line grows under the
-  // fold); said once if the call is still running a moment later.
+  // fold). Said once, as it starts: said later (after a delay that spared a quick call the
+  // words), it came after what the call set going, the question it asks in the Inbox and even
+  // the person's answer to it.
   useEffect(() => {
     if (sentCall === undefined || sentLine === undefined) return;
     bringIntoView(
@@ -258,11 +262,15 @@ export function ToolCallForm({
     );
   }, [sentCall, sentLine]);
   const sentRunning = sentLine !== undefined;
+  /** The call whose start was said: once each (its line may show again, after a reload of the lists). */
+  const saidRunning = useRef<string | undefined>(undefined);
   useEffect(() => {
-    if (!sentRunning) return;
-    const timer = setTimeout(() => announce(`${tool.name} is running.`), RUNNING_SAID_AFTER_MS);
-    return () => clearTimeout(timer);
-  }, [sentRunning, announce, tool.name]);
+    if (sentCall === undefined || !sentRunning || saidRunning.current === sentCall) return;
+    saidRunning.current = sentCall;
+    // A task's start is said as that ("… started as a task."), once the server answers with it.
+    if (sentAsTask.current) return;
+    announce(callRunningWords(tool.name, serverName));
+  }, [sentCall, sentRunning, announce, tool.name, serverName]);
 
   // Escape in a field leaves it for the form (as Escape in an Inbox card's field goes back to the
   // card); Escape on the form then closes it as its Close form button does, and the focus goes

@@ -186,12 +186,16 @@ describe('a plain tool call on the Tools screen: elapsed time, progress and Canc
       { timeout: 5_000 }
     );
     assert.ok(await button.evaluate((element) => element === document.activeElement), 'the focus stays on Call tool');
-    await saidTimes(page, /crunch is running\./);
+    await saidTimes(page, /crunch on Server crunch is running\./);
 
     await line.getByRole('button', { name: /^Cancel crunch, started / }).click();
     await line.waitFor({ state: 'detached' });
     const heard = await said(page);
-    assert.equal(heard.filter((text) => text.includes('crunch is running.')).length, 1, heard.join(' | '));
+    assert.equal(
+      heard.filter((text) => text.includes('crunch on Server crunch is running.')).length,
+      1,
+      heard.join(' | ')
+    );
     // Back to Playwright's default window.
     await page.setViewportSize({ width: 1280, height: 720 });
     assert.deepEqual(d.pageErrors, []);

@@ -347,14 +347,20 @@ describe('the Tools screen calls tools, as tasks where allowed, and follows the 
     await started.locator('[data-status="completed"]').waitFor();
     await form.locator('.call-result .tool-result .text-block', { hasText: 'done: in sight' }).waitFor();
     await started.getByRole('button', { name: 'Show it under Tool calls' }).waitFor();
-    await saidTimes(/The work-required task ended: completed\./);
+    await saidTimes(/The work-required task on Server jobs ended: completed\./);
     const heard = await said();
     assert.equal(
-      heard.filter((text) => text.includes('work-required started as a task.')).length,
+      heard.filter((text) => text.includes('work-required on Server jobs started as a task.')).length,
       1,
       heard.join(' | ')
     );
-    assert.equal(heard.filter((text) => text.includes('task ended')).length, 1, heard.join(' | '));
+    assert.equal(
+      heard.filter((text) => text.includes('The work-required task on Server jobs ended')).length,
+      1,
+      heard.join(' | ')
+    );
+    // Not said to be running as a plain call is, before its task started.
+    assert.equal(heard.filter((text) => text.includes(' is running.')).length, 0, heard.join(' | '));
     await page.setViewportSize({ width: 1100, height: 1400 });
     assert.deepEqual(pageErrors, []);
   });

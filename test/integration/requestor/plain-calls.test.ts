@@ -292,7 +292,7 @@ describe('plain tool calls: progress, a timeout that progress and the person hol
     assert.deepEqual(await audited(fixture.host), [
       [madeAt, 'You called the tool ask'],
       [answeredAt, 'You answered a question: “Go on?”'],
-      [answeredAt, 'The tool ask answered']
+      [answeredAt, 'The tool ask returned its result']
     ]);
   });
 

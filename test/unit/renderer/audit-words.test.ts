@@ -180,8 +180,13 @@ describe('audit entries in words', () => {
     );
     const ended = (detail: Record<string, unknown>) =>
       auditSentence({ type: 'tool.call-ended', detail: { tool: 'slow', ...detail } });
-    assert.equal(ended({ outcome: 'result' }), 'The tool slow answered');
-    assert.equal(ended({ outcome: 'tool-error' }), 'The tool slow answered with an error');
+    // Not "answered": beside the question the call asked, that read as the question answered.
+    assert.equal(ended({ outcome: 'result' }), 'The tool slow returned its result');
+    assert.equal(ended({ outcome: 'tool-error' }), 'The tool slow reported an error');
+    assert.equal(
+      auditSentence({ type: 'tool.called', detail: { tool: 'slow', outcome: 'tool-error' } }),
+      'You called the tool slow; the tool reported an error'
+    );
     assert.equal(ended({ outcome: 'task', outboundId: 'o1' }), 'The call to the tool slow became a task');
     assert.equal(ended({ outcome: 'error', error: 'Connection closed' }), 'The call to the tool slow failed');
     assert.equal(ended({ outcome: 'cancelled', cancelledBy: 'you' }), 'The call to the tool slow was cancelled by you');
@@ -219,7 +224,7 @@ describe('audit entries in words', () => {
     );
     assert.equal(
       auditSentence({ type: 'tool.task-ended', detail: { tool: 'report', state: 'completed', outcome: 'tool-error' } }),
-      'The task of the tool report completed, the tool answering with an error'
+      'The task of the tool report completed, the tool reporting an error'
     );
     assert.equal(
       auditSentence({ type: 'tool.called', detail: { tool: 'report', outcome: 'task' } }),

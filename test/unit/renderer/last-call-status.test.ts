@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { HistorySummary } from '../../../app/contract/history.js';
-import { callResultWords, lastCallStatus } from '../../../renderer/tools/last-call-status.js';
+import { callResultWords, callRunningWords, lastCallStatus } from '../../../renderer/tools/last-call-status.js';
 
 const call = (over: Partial<HistorySummary>): HistorySummary =>
   ({ kind: 'tool-call', direction: 'requested', status: 'completed', ...over }) as HistorySummary;
@@ -13,12 +13,22 @@ describe('a tool card’s “Last called” line', () => {
     assert.equal(lastCallStatus(call({ status: 'cancelled', cancelledBy: 'taskdesk' })), 'cancelled by Taskdesk');
   });
 
-  it('says a plain call that the tool marked as an error reported one, not that it answered', () => {
-    assert.equal(callResultWords('echo', { content: [] } as { isError?: boolean }), 'echo answered.');
-    assert.equal(callResultWords('echo', { isError: false }), 'echo answered.');
+  it('says a plain call’s end with its server: a result returned, or an error the tool reported, never “answered”', () => {
     assert.equal(
-      callResultWords('trigger-sampling-request', { isError: true }),
-      'trigger-sampling-request reported an error.'
+      callResultWords('echo', 'Server a', { content: [] } as { isError?: boolean }),
+      'echo on Server a returned its result.'
     );
+    assert.equal(callResultWords('echo', 'Server a', { isError: false }), 'echo on Server a returned its result.');
+    assert.equal(
+      callResultWords('trigger-sampling-request', 'Everything (demo)', { isError: true }),
+      'trigger-sampling-request on Everything (demo) reported an error.'
+    );
+  });
+
+  it('tells a call of one tool name on two servers apart by its server, as it starts too', () => {
+    const name = 'trigger-elicitation-request-async';
+    assert.equal(callRunningWords(name, 'Everything (demo)'), `${name} on Everything (demo) is running.`);
+    assert.equal(callRunningWords(name, 'everything-local'), `${name} on everything-local is running.`);
+    assert.notEqual(callResultWords(name, 'Everything (demo)', {}), callResultWords(name, 'everything-local', {}));
   });
 });

@@ -68,6 +68,8 @@ export const ImportKindSchema = z.enum([
   'cursor-project',
   'vscode-user',
   'vscode-workspace',
+  /** A config file the person named by its path (under Project folders), wherever it is. */
+  'file',
   'pasted'
 ]);
 export type ImportKind = z.infer<typeof ImportKindSchema>;
@@ -153,7 +155,10 @@ export const ServerSettingsMethods = {
     })
   },
   'servers.stderr': { params: z.object({ serverId: z.string() }), result: ServerStderrSchema },
-  /** The known configuration files (and `projectDirs`' ones, and `text` if given), parsed. */
+  /**
+   * The known configuration files (and `projectDirs`' ones, and `text` if given), parsed. A path in
+   * `projectDirs` that is a file is read as a config itself (kind `file`), wherever it is.
+   */
   'servers.importFind': {
     params: z
       .object({ projectDirs: z.array(z.string()).max(20).optional(), text: z.string().max(1_000_000).optional() })

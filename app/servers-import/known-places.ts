@@ -73,8 +73,8 @@ export function knownFiles(places: ImportPlaces, projectDirs: readonly string[] 
 }
 
 /**
- * The known file a path names, if it is one: `servers.importAdd` reads only these (a project's
- * `.cursor/mcp.json` or `.vscode/mcp.json` under any folder), never any file the caller names.
+ * The known file a path names, if it is one (a project's `.cursor/mcp.json` or `.vscode/mcp.json`
+ * under any folder): a file named to import from is read as what it is, any other as a `file`.
  */
 export function knownFileAt(places: ImportPlaces, file: string): KnownFile | undefined {
   const p = places.platform === 'win32' ? path.win32 : path.posix;

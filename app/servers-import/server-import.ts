@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import path from 'node:path';
 import type { ServerConfigInput } from '../mcp/server-config.js';
 import type { ImportSource, ImportedServer, ImportKind } from '../contract/server-settings.js';
 import { HostError, JsonRpcCode } from '../core/errors.js';
@@ -87,31 +88,75 @@ export function idFor(key: string): string {
 
 /**
  * Why a project folder given to look in holds no config, when the folder itself is the reason: it
- * does not exist, or is not a folder. Said rather than only that its two files were not found.
+ * does not exist, or is not a folder (nor a file, which is read as a config). Said rather than
+ * only that its two files were not found.
  */
 function folderProblem(folder: string): string | undefined {
   try {
-    return fs.statSync(folder).isDirectory() ? undefined : `${folder} is not a folder`;
+    return fs.statSync(folder).isDirectory() ? undefined : `${folder} is not a folder or a config file`;
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     return code === 'ENOENT' || code === 'ENOTDIR' ? `The folder ${folder} does not exist` : undefined;
   }
 }
 
-/** Reads and parses one file, in words when it cannot be: never throws. */
-function readFile(file: KnownFile): ReadSource {
-  let text: string;
+/** The largest file read as a config: configs are a few kilobytes, and a far larger file is not one. */
+const MAX_CONFIG_BYTES = 4 * 1024 * 1024;
+
+/** A file's text, read only, or why not; never waits on what is not a regular file (a named pipe, a device). */
+function readRegularFile(where: string): { text: string } | { code: string } | { problem: string } {
+  let fd: number;
   try {
-    text = fs.readFileSync(file.path, 'utf8');
+    // Non-blocking, so opening a named pipe does not wait for a writer; a regular file reads as ever.
+    fd = fs.openSync(where, fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK ?? 0));
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT' || code === 'ENOTDIR') {
+    return { code: (error as NodeJS.ErrnoException).code ?? String(error) };
+  }
+  try {
+    const stat = fs.fstatSync(fd);
+    if (stat.isDirectory()) return { code: 'EISDIR' };
+    if (!stat.isFile()) return { problem: `${where} is not a config file (not a regular file)` };
+    if (stat.size > MAX_CONFIG_BYTES) return { problem: `${where} is too big to be a config` };
+    return { text: fs.readFileSync(fd, 'utf8') };
+  } catch (error) {
+    return { code: (error as NodeJS.ErrnoException).code ?? String(error) };
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+/** Reads and parses one file, in words when it cannot be: never throws, never writes. */
+function readFile(file: KnownFile): ReadSource {
+  const read = readRegularFile(file.path);
+  if ('problem' in read) return { file, kind: file.kind, exists: true, error: read.problem };
+  if ('code' in read) {
+    if (read.code === 'ENOENT' || read.code === 'ENOTDIR') {
       const folder = file.workspaceFolder === undefined ? undefined : folderProblem(file.workspaceFolder);
       return { file, kind: file.kind, exists: false, ...(folder !== undefined && { error: folder }) };
     }
-    return { file, kind: file.kind, exists: true, error: `${file.path} could not be read (${code ?? String(error)})` };
+    return { file, kind: file.kind, exists: true, error: `${file.path} could not be read (${read.code})` };
   }
-  return { file, ...readText(text, file.kind, file.path), exists: true };
+  return { file, ...readText(read.text, file.kind, file.path), exists: true };
+}
+
+/**
+ * A config file the person named by its path: a known one as what it is (a project's
+ * `.vscode/mcp.json` as that project's), any other as a config of its own (`file`), read in any of
+ * the shapes the importer knows. Only ever read (see {@link readFile}).
+ */
+function givenFile(places: ImportPlaces, where: string): KnownFile {
+  const p = places.platform === 'win32' ? path.win32 : path.posix;
+  const full = p.resolve(where);
+  return knownFileAt(places, full) ?? { kind: 'file', label: 'Config file', path: full };
+}
+
+/** Whether a path given under Project folders is a file (read as a config) rather than a folder. */
+function isFileAt(where: string): boolean {
+  try {
+    return fs.statSync(where).isFile();
+  } catch {
+    return false;
+  }
 }
 
 function readText(text: string, kind: ImportKind, where: string): Omit<ReadSource, 'exists'> {
@@ -166,9 +211,17 @@ export function findImports(
   existing: ExistingServers,
   options: { projectDirs?: readonly string[]; text?: string }
 ): ImportSource[] {
-  const sources = knownFiles(places, options.projectDirs).map((file) =>
-    sourceView(readFile(file), existing, file.label)
+  const given = options.projectDirs ?? [];
+  const files = knownFiles(
+    places,
+    given.filter((where) => !isFileAt(where))
   );
+  // A file given is read as that config, once (a known one may be in the list already).
+  for (const where of given.filter(isFileAt)) {
+    const file = givenFile(places, where);
+    if (!files.some((known) => known.path === file.path)) files.push(file);
+  }
+  const sources = files.map((file) => sourceView(readFile(file), existing, file.label));
   if (options.text !== undefined && options.text.trim() !== '')
     sources.push(
       sourceView({ ...readText(options.text, 'pasted', 'The pasted text'), exists: true }, existing, 'Pasted JSON')
@@ -202,12 +255,7 @@ export function planImport(
 ): { add: Array<{ key: string; config: ServerConfigInput }>; skipped: Array<{ key: string; reason: string }> } {
   let source: ReadSource;
   if ('path' in request.origin) {
-    const file = knownFileAt(places, request.origin.path);
-    if (!file)
-      throw new HostError(
-        JsonRpcCode.InvalidParams,
-        `${request.origin.path} is not a config file Taskdesk imports from`
-      );
+    const file = givenFile(places, request.origin.path);
     source = readFile(file);
     if (!source.exists) throw new HostError(JsonRpcCode.InvalidParams, `${file.path} does not exist`);
   } else source = { ...readText(request.origin.text, 'pasted', 'The pasted text'), exists: true };

@@ -51,8 +51,11 @@ export function ImportPanel() {
       });
       setSources(found.sources);
       setLookedPasted(text);
-      announce(foundWords(found.sources));
-      if (asked) setLooked((n) => n + 1);
+      // The look after an import is quiet: the import says what it did, and its heading follows.
+      if (asked) {
+        announce(foundWords(found.sources));
+        setLooked((n) => n + 1);
+      }
     } catch (thrown) {
       fail('Could not look for servers.', thrown, 'Check the project folders and the pasted JSON, then look again.');
     } finally {
@@ -80,7 +83,7 @@ export function ImportPanel() {
         <FieldFrame
           name="projects"
           label="Project folders"
-          hint="One a line: their .cursor/mcp.json and .vscode/mcp.json."
+          hint="One a line: their .cursor/mcp.json and .vscode/mcp.json. A config file’s own path works too."
         >
           {(wiring) => (
             <textarea

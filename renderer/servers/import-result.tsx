@@ -1,5 +1,5 @@
-import type { RefObject } from 'react';
-import { useDeskState } from '../shell/desk-context.js';
+import { useEffect, useRef, type RefObject } from 'react';
+import { useDesk, useDeskState } from '../shell/desk-context.js';
 import { importedWords, type ResultState } from './import-words.js';
 import { showCard, whyNotConnected, type AddedServer } from './import-server-row.js';
 
@@ -14,13 +14,20 @@ export interface ImportDone {
  * those, which are connected, still connecting, did not connect, or are left off because their
  * app has them switched off. Each server's name is a way to its card (the focus goes there),
  * where the reason and what to do about it are.
+ *
+ * It is said once, when no server it added is still connecting: what was imported and which did
+ * not connect, in one announcement (the sentence itself is not a live region, to be said twice).
  */
 export function ImportResult({ done, said }: { done: ImportDone; said: RefObject<HTMLParagraphElement | null> }) {
+  const { announce } = useDesk();
   const states = useDeskState((state) => state.servers);
   const stateOf = (one: AddedServer): ResultState => {
     if (one.offIn !== undefined) return { is: 'off', app: one.offIn };
     if (!one.autoConnect) return { is: 'left' };
-    const state = states.find((server) => server.id === one.id)?.state;
+    const listed = states.find((server) => server.id === one.id);
+    // Not listed yet (the list follows the import): it is about to connect.
+    if (!listed) return { is: 'connecting' };
+    const state = listed.state;
     switch (state?.status) {
       case 'ready':
         return { is: 'connected' };
@@ -33,10 +40,21 @@ export function ImportResult({ done, said }: { done: ImportDone; said: RefObject
         return { is: 'left' };
     }
   };
-  const parts = importedWords(done.added.map((one) => ({ id: one.id, name: one.name, state: stateOf(one) })));
+  const added = done.added.map((one) => ({ id: one.id, name: one.name, state: stateOf(one) }));
+  const parts = importedWords(added);
+  const words = [parts.map((part) => (typeof part === 'string' ? part : part.name)).join(''), ...done.skipped].join(
+    ' '
+  );
+  const settled = added.every((one) => one.state.is !== 'connecting');
+  const told = useRef<ImportDone | undefined>(undefined);
+  useEffect(() => {
+    if (!settled || told.current === done) return;
+    told.current = done;
+    announce(words);
+  }, [announce, done, settled, words]);
   return (
     <div className="import-result">
-      <p role="status" ref={said} tabIndex={-1}>
+      <p ref={said} tabIndex={-1}>
         {parts.map((part, index) =>
           typeof part === 'string' ? (
             part

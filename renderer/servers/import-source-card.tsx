@@ -31,7 +31,7 @@ export function ImportSourceCard({
   /** After an import that went through: how many servers it added. */
   onImported: (added: number) => Promise<void>;
 }) {
-  const { client, announce } = useDesk();
+  const { client } = useDesk();
   // Every server that can be imported starts ticked (the person unticks what they do not want),
   // but for one that cannot, one Taskdesk has already (a copy, or one of its id or name):
   // imported again, it would be a second server of that name, which is the person's choice, and
@@ -144,13 +144,8 @@ export function ImportSourceCard({
           ...result.skipped.map((s) => `Skipped ${s.key}: ${s.reason}.`)
         ]
       };
+      // Said by the result once no server it added is still connecting (see `ImportResult`).
       setDone(next);
-      announce(
-        [
-          next.added.length > 0 ? `Imported ${next.added.map((a) => a.name).join(', ')}.` : 'Nothing was imported.',
-          ...next.skipped
-        ].join(' ')
-      );
       setImports((n) => n + 1);
       setAdded((old) => {
         const map = new Map(old);

@@ -53,6 +53,8 @@ export function appOf(kind: ImportSource['kind']): string {
     case 'vscode-user':
     case 'vscode-workspace':
       return 'VS Code';
+    case 'file':
+      return 'its config file';
     case 'pasted':
       return 'the pasted config';
   }

@@ -129,7 +129,7 @@ describe('the Servers screen: what an import starts with', () => {
     await pasted()
       .getByRole('button', { name: /^Import 2 selected/ })
       .click();
-    await pasted().getByRole('status').getByText('Imported remote and local.', { exact: true }).waitFor();
+    await pasted().locator('.import-result p').getByText('Imported remote and local.', { exact: true }).waitFor();
     assert.deepEqual(
       (await host.call('servers.list', {})).map((one) => one.name),
       ['remote', 'local']

@@ -150,7 +150,7 @@ describe('the Servers screen: importing the servers of Claude Desktop, Cursor an
     await claude.getByRole('button', { name: /Import 4 selected/ }).click();
 
     // Said as they connect; the import's outcome once all three asked to connect have answered.
-    const result = claude.getByRole('status');
+    const result = claude.locator('.import-result p');
     await result.getByText(/Did not connect/).waitFor();
     await result.getByText(/Still connecting/).waitFor({ state: 'detached' });
     // Each server named once: paused, imported, is left off, since Claude Desktop has it switched off.
@@ -228,7 +228,7 @@ describe('the Servers screen: importing the servers of Claude Desktop, Cursor an
     await namesakes.getByLabel(/^Import it anyway/).check();
     await button.click();
     await claude
-      .getByRole('status')
+      .locator('.import-result p')
       .getByText(
         'Imported github (2). Skipped filesystem: Taskdesk has it already, as “filesystem”. Skipped weather: Taskdesk has it already, as “weather”.',
         { exact: true }
@@ -277,7 +277,7 @@ describe('the Servers screen: importing the servers of Claude Desktop, Cursor an
     await vscode.getByText('Enter a value: the import needs it.').waitFor();
     await token.fill('tok');
     await vscode.getByRole('button', { name: /Import 1 selected/ }).click();
-    await vscode.getByRole('status').getByText('Imported docs.', { exact: true }).waitFor();
+    await vscode.locator('.import-result p').getByText('Imported docs.', { exact: true }).waitFor();
     assert.deepEqual(pageErrors, []);
   });
 });

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, it } from 'node:test';
@@ -192,10 +193,14 @@ describe('importing the servers of other hosts', () => {
         }),
         /is not a config Taskdesk can read: Property name expected at line 4, column 1 \(the text ends too early\)\. Nothing was imported from it\./
       );
-      // A file that is not a known config is not read at all.
+      // A file named that is not a config: read, refused, and nothing of it said but where it goes wrong.
+      const notes = path.join(project, 'notes.txt');
+      fs.writeFileSync(notes, 'my secret notes');
       await assert.rejects(
-        host.call('servers.importAdd', { origin: { path: '/etc/hostname' }, picks: [{ key: 'x' }], onClash: 'skip' }),
-        /is not a config file Taskdesk imports from/
+        host.call('servers.importAdd', { origin: { path: notes }, picks: [{ key: 'x' }], onClash: 'skip' }),
+        (error: Error) =>
+          /is not a config Taskdesk can read: Invalid symbol at line 1, column 1\./.test(error.message) &&
+          !error.message.includes('secret notes')
       );
       assert.deepEqual(await host.call('servers.list', {}), []);
 
@@ -379,8 +384,9 @@ describe('importing the servers of other hosts', () => {
   it('says a project folder given to look in does not exist, or is not a folder, rather than only that its files are missing', async () => {
     await withHost(async (host, home, project) => {
       const gone = path.join(project, 'no-such-project');
-      const file = path.join(project, '.vscode/mcp.json');
-      const { sources } = await host.call('servers.importFind', { projectDirs: [gone, file, project] });
+      // Neither a folder nor a file: a device.
+      const device = '/dev/null';
+      const { sources } = await host.call('servers.importFind', { projectDirs: [gone, device, project] });
       const of = (folder: string) => sources.filter((source) => source.path?.startsWith(`${folder}${path.sep}`));
       assert.deepEqual(
         of(gone).map((source) => [source.exists, source.error]),
@@ -390,15 +396,88 @@ describe('importing the servers of other hosts', () => {
         ]
       );
       assert.deepEqual(
-        of(file).map((source) => [source.exists, source.error]),
+        of(device).map((source) => [source.exists, source.error]),
         [
-          [false, `${file} is not a folder`],
-          [false, `${file} is not a folder`]
+          [false, `${device} is not a folder or a config file`],
+          [false, `${device} is not a folder or a config file`]
         ]
       );
       // A user file that is not there is only not found: its folder is the app's, not one the person gave.
       const userMcp = sources.find((source) => source.path === path.join(home, '.config/Code/User/mcp.json'));
       assert.deepEqual([userMcp?.exists, userMcp?.error], [false, undefined]);
+    });
+  });
+
+  it('reads a config file given by its path, wherever it is, and imports from it, leaving it as it was', async () => {
+    await withHost(async (host, home, project) => {
+      const elsewhere = tempDir('taskdesk-elsewhere-');
+      try {
+        const file = path.join(elsewhere.dir, 'claude_desktop_config.json');
+        const text = JSON.stringify({
+          mcpServers: {
+            notes: { command: 'notes-mcp', args: ['serve'] },
+            off: { url: 'https://x.example/mcp', disabled: true }
+          }
+        });
+        fs.writeFileSync(file, text);
+        const before = fs.statSync(file).mtimeMs;
+        // A project's own file, named beside its folder, is read once, as that project's.
+        const workspaceFile = path.join(project, '.vscode/mcp.json');
+        const { sources } = await host.call('servers.importFind', { projectDirs: [file, project, workspaceFile] });
+        const given = sources.filter((source) => source.path === file);
+        assert.deepEqual(
+          given.map((source) => [source.kind, source.label, source.exists, source.error]),
+          [['file', 'Config file', true, undefined]]
+        );
+        assert.deepEqual(
+          given[0]!.servers.map((server) => [server.key, server.target, server.disabled]),
+          [
+            ['notes', 'notes-mcp serve', undefined],
+            ['off', 'https://x.example/mcp', true]
+          ]
+        );
+        assert.deepEqual(
+          sources.filter((source) => source.path === workspaceFile).map((source) => source.kind),
+          ['vscode-workspace']
+        );
+
+        const added = await host.call('servers.importAdd', {
+          origin: { path: file },
+          picks: [{ key: 'notes' }, { key: 'off' }],
+          onClash: 'rename',
+          autoConnect: false
+        });
+        assert.deepEqual(added.added, [
+          { key: 'notes', id: 'notes', name: 'notes', autoConnect: false },
+          { key: 'off', id: 'off', name: 'off', autoConnect: false }
+        ]);
+        // Read only.
+        assert.equal(fs.readFileSync(file, 'utf8'), text);
+        assert.equal(fs.statSync(file).mtimeMs, before);
+        assert.deepEqual(fs.readdirSync(elsewhere.dir), ['claude_desktop_config.json']);
+
+        // What is not a file is not read: a named pipe would hold the host up.
+        const pipe = path.join(elsewhere.dir, 'pipe.json');
+        execFileSync('mkfifo', [pipe]);
+        await assert.rejects(
+          host.call('servers.importAdd', { origin: { path: pipe }, picks: [{ key: 'x' }], onClash: 'skip' }),
+          /pipe\.json is not a config file/
+        );
+        const found = await host.call('servers.importFind', { projectDirs: [pipe] });
+        assert.deepEqual(
+          found.sources.filter((source) => source.path?.startsWith(pipe)).map((source) => source.error),
+          [`${pipe} is not a folder or a config file`, `${pipe} is not a folder or a config file`]
+        );
+        // Nor is a file too big to be a config.
+        const big = path.join(elsewhere.dir, 'big.json');
+        fs.writeFileSync(big, `{"mcpServers": {}, "pad": "${'x'.repeat(5 * 1024 * 1024)}"}`);
+        await assert.rejects(
+          host.call('servers.importAdd', { origin: { path: big }, picks: [{ key: 'x' }], onClash: 'skip' }),
+          /big\.json is too big to be a config/
+        );
+      } finally {
+        elsewhere.remove();
+      }
     });
   });
 });

@@ -242,8 +242,11 @@ describe('SDK seams (each fails when an SDK upgrade changes what a workaround re
         'every line is read and delivered or answered'
       );
       assert.ok(refused.every((r) => r.error.code === -32029));
-      // Past the first four refusals the server was paused (for each later one, until it would fit).
-      assert.ok(throttles.length >= lines - 1 - 4 - 2, `${throttles.length} pauses`);
+      // Past the first refusals the server was paused. How many times depends on how fast the
+      // lines are read against the budget's refill by the wall clock (a busy machine reads slower,
+      // refills more, and pauses less: 12 of the 13 once asked for, in a full run beside other
+      // work); the count, on a test clock, is large-requests.test.ts's.
+      assert.ok(throttles.length >= 1, `${throttles.length} pauses`);
       assert.ok(throttles.every((t) => t.paused && t.ms > 0 && t.ms <= 60));
       // Nothing read the server again while it was held back: after a pause, reading starts again
       // only once its timer ends it (a later pause may extend it first).

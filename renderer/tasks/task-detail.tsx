@@ -1,4 +1,4 @@
-import { useEffect, useId, useLayoutEffect, useRef, useState } from 'react';
+import { useEffect, useId, useLayoutEffect, useRef, useState, useSyncExternalStore } from 'react';
 import type { HistoryEntry, InboundTask } from '../../app/contract/host-api.js';
 import { cancelledByWords } from '../components/cancelled-words.js';
 import { CopyButton } from '../components/copy-button.js';
@@ -28,7 +28,15 @@ import { TaskErrorView } from '../tools/task-outcome.js';
 import { escapeCloses } from '../components/escape-closes.js';
 import { focusInSight } from '../components/focus-screen.js';
 import { KIND_WORDS } from '../components/kind-words.js';
-import { receivedItem, requestedItem, toolTaskWaitsOnYou, WAITING_FOR_YOU_LABEL, type TaskItem } from './task-items.js';
+import {
+  heldDone,
+  heldLabel,
+  receivedItem,
+  requestedItem,
+  toolTaskWaitsOnYou,
+  WAITING_FOR_YOU_LABEL,
+  type TaskItem
+} from './task-items.js';
 import { checkedWords, standingWords } from './checked-words.js';
 import { CheckedLine } from './checked-line.js';
 import { foundStill, type CheckFound } from './check-found.js';
@@ -187,6 +195,10 @@ export function TaskDetail({
     return serverId === undefined ? undefined : state.servers.find((candidate) => candidate.id === serverId);
   });
   const item = inbound ? receivedItem(inbound) : outbound ? requestedItem(outbound) : undefined;
+  // The person's Decline, Dismiss or Reject of a received task's request, waiting out its undo
+  // window in the Inbox (or being sent): said in place of "Waiting for you", as its row says it.
+  const heldAnswers = useSyncExternalStore(store.held.subscribe, store.held.getSnapshot);
+  const heldAnswer = inbound && question && item?.running ? heldAnswers[question.id] : undefined;
   /** Its question or model request waits in the Inbox while it runs (not a tool task being cancelled). */
   const waitsHere =
     question !== undefined && item !== undefined && item.running && !(outbound && isCancelling(outbound));
@@ -351,7 +363,7 @@ export function TaskDetail({
               label={
                 questionEndLabel(shown) ??
                 modelRequestEndLabel(shown) ??
-                (waitsHere ? WAITING_FOR_YOU_LABEL : undefined)
+                (heldAnswer ? heldLabel(heldAnswer) : waitsHere ? WAITING_FOR_YOU_LABEL : undefined)
               }
             />
             {/* The badge says what the person is to do; the protocol's own status is said beside it. */}
@@ -362,8 +374,21 @@ export function TaskDetail({
             {shown.status === 'cancelled' && shown.cancelledBy ? (
               <span className="cancelled-by">{cancelledByWords(shown.cancelledBy)}</span>
             ) : null}
-            {shown.statusMessage ? <p className="status-message">{shown.statusMessage}</p> : null}
-            {question ? (
+            {/* Not the message Taskdesk gave its server while the task waited on the person, who answered. */}
+            {shown.statusMessage && !heldAnswer ? <p className="status-message">{shown.statusMessage}</p> : null}
+            {heldAnswer ? (
+              // The Inbox's address of the item focuses its line's Undo while there is one.
+              <p className="status-message">
+                {heldAnswer.phase === 'held' ? (
+                  <>
+                    {`${heldDone(heldAnswer)}: you can still `}
+                    <a href={`#inbox/${encodeURIComponent(heldAnswer.id)}`}>undo it in the Inbox</a>.
+                  </>
+                ) : (
+                  `${heldDone(heldAnswer)}: on its way to the server.`
+                )}
+              </p>
+            ) : question ? (
               <p className="status-message">
                 <a href={`#inbox/${encodeURIComponent(question.id)}`}>
                   {inbound ? 'Answer it in the Inbox' : `Answer its server’s ${askedWords(question)} in the Inbox`}

@@ -18,6 +18,7 @@ import { isTerminal } from '../store/task-status.js';
 import { isCancelling } from '../components/waiting-questions.js';
 import { NO_RESULT, OUTCOME_TEXT_LIMIT, outcomeSummary, type OutcomeLine } from './outcome-summary.js';
 import { errorLine, failedReason, isNoResultStored } from '../components/end-message.js';
+import type { HeldAnswer } from '../store/held-answers.js';
 
 /** One row of the Tasks screen: a task a server gave Taskdesk, or one Taskdesk asked of a server. */
 export interface TaskItem {
@@ -207,6 +208,48 @@ export function waitingTasks(inbox: readonly InboxItem[]): ReadonlySet<string> {
       keys.add(waitingKey('requested', item.serverId, item.relatedTaskId));
   }
   return keys;
+}
+
+/**
+ * The person's answers that wait out their undo window in the Inbox (or are being sent), by the
+ * received task whose question or model request they answer (`heldAnswerOf`). Those items wait on
+ * the person no more: `waitingTasks` is given the Inbox without them, as its badge counts it.
+ */
+export function heldTasks(
+  inbox: readonly InboxItem[],
+  held: Readonly<Record<string, HeldAnswer>>
+): ReadonlyMap<string, HeldAnswer> {
+  const keys = new Map<string, HeldAnswer>();
+  for (const item of inbox) {
+    const answer = held[item.id];
+    if (answer && item.taskId !== undefined) keys.set(waitingKey('received', item.serverId, item.taskId), answer);
+  }
+  return keys;
+}
+
+/** The answer held for a running received task's request (see `heldTasks`), if any. */
+export function heldAnswerOf(item: TaskItem, held: ReadonlyMap<string, HeldAnswer>): HeldAnswer | undefined {
+  if (!item.running || item.direction !== 'received') return undefined;
+  return held.get(waitingKey(item.direction, item.serverId, item.taskId));
+}
+
+/** What a row's badge says while the person's answer to its request is held or being sent, as "Working" is said. */
+export function heldLabel(answer: HeldAnswer): string {
+  return answer.action === 'decline' ? 'Declining' : answer.action === 'reject' ? 'Rejecting' : 'Dismissing';
+}
+
+/** What the person did, as the badge says it once the task ended. */
+export function heldDone(answer: HeldAnswer): 'Declined' | 'Rejected' | 'Dismissed' {
+  return answer.action === 'decline' ? 'Declined' : answer.action === 'reject' ? 'Rejected' : 'Dismissed';
+}
+
+/** A row's outcome meanwhile: what the person did, and that it can still be undone (until it is being sent). */
+export function heldOutcome(answer: HeldAnswer): OutcomeLine {
+  const done = heldDone(answer);
+  return {
+    muted:
+      answer.phase === 'held' ? `${done}: you can still undo it in the Inbox.` : `${done}: on its way to the server.`
+  };
 }
 
 /**

@@ -14,10 +14,13 @@ import { TaskKept } from '../components/task-kept.js';
 import { TaskTitle } from '../components/task-title.js';
 import { AnswerList } from '../history/result-view.js';
 import type { LiveStream } from '../store/desk-state.js';
+import type { HeldAnswer } from '../store/held-answers.js';
 import type { OutcomeLine } from './outcome-summary.js';
 import { KIND_WORDS } from '../components/kind-words.js';
 import { fetchedRowWords } from './fetched-words.js';
 import {
+  heldLabel,
+  heldOutcome,
   itemOutcome,
   receivedRowTitle,
   TASK_ARGUMENTS_CHARS,
@@ -42,6 +45,7 @@ export const TaskRow = memo(function TaskRow({
   item,
   live,
   waitsOnYou,
+  held,
   index,
   rowRef,
   open,
@@ -54,6 +58,8 @@ export const TaskRow = memo(function TaskRow({
   live: LiveStream | undefined;
   /** Its question or model request (or its server's question) waits in the Inbox: see `waitsOnYou`. */
   waitsOnYou: boolean;
+  /** The person's Decline, Dismiss or Reject of its request, held for its undo window in the Inbox or being sent. */
+  held: HeldAnswer | undefined;
   index: number;
   rowRef: Ref<HTMLTableRowElement>;
   open: boolean;
@@ -74,9 +80,10 @@ export const TaskRow = memo(function TaskRow({
     item.kind === 'tool-call' ? argumentsPreview(item.outbound?.arguments, TASK_ARGUMENTS_CHARS) : undefined;
   // A received task that waits on the person says so in its badge ("Waiting for you"): the
   // message Taskdesk gave its server for that ("Waiting for your answer in the Inbox") would say it
-  // twice. A requested task's message is its server's own words, and stays.
+  // twice (so would it while the person's Decline of it is held: its badge says "Declining"). A
+  // requested task's message is its server's own words, and stays.
   const statusMessage =
-    item.running && !(waitsOnYou && item.inbound)
+    item.running && !((waitsOnYou || held) && item.inbound)
       ? (item.inbound?.task ?? item.outbound?.task)?.statusMessage
       : undefined;
   const fetched = item.inbound ? fetchedRowWords(item.inbound, server) : undefined;
@@ -135,7 +142,7 @@ export const TaskRow = memo(function TaskRow({
         <StatusBadge
           status={item.status}
           rejected={item.rejected}
-          label={item.label ?? (waitsOnYou ? WAITING_FOR_YOU_LABEL : undefined)}
+          label={item.label ?? (held ? heldLabel(held) : waitsOnYou ? WAITING_FOR_YOU_LABEL : undefined)}
         />
         {/* The badge says "Cancelled": under it, only who did it. */}
         {item.status === 'cancelled' && item.cancelledBy ? (
@@ -163,7 +170,7 @@ export const TaskRow = memo(function TaskRow({
         {fetched !== undefined ? <div className="muted small-text task-fetched">{fetched}</div> : null}
       </td>
       <td className="outcome">
-        <Outcome line={itemOutcome(item)} />
+        <Outcome line={held ? heldOutcome(held) : itemOutcome(item)} />
       </td>
       <td className="row-actions">
         <button type="button" className="small" aria-label={`Details of ${name}`} onClick={() => onOpen(item.key)}>

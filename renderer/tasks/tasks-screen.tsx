@@ -1,15 +1,19 @@
 import { useWindowVirtualizer } from '@tanstack/react-virtual';
-import { useCallback, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useLayoutEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import { failureOf, type Failure } from '../components/action-error.js';
 import type { LiveStream } from '../store/desk-state.js';
+import type { HeldAnswer } from '../store/held-answers.js';
 import { useDesk, useDeskState } from '../shell/desk-context.js';
 import { TaskDetail } from './task-detail.js';
+import { useKeptDetail } from './kept-detail.js';
 import { TaskFilters } from './task-filters.js';
 import { anyFilterSet, FilterCount, matchCount, useFilterCount } from '../components/filter-fields.js';
 import { KIND_WORDS } from '../components/kind-words.js';
 import { TableWrap } from '../components/table-wrap.js';
 import { taskDetailHref } from '../components/task-address.js';
 import {
+  heldAnswerOf,
+  heldTasks,
   matchesTask,
   NO_TASK_FILTER,
   receivedItem,
@@ -75,25 +79,40 @@ export function TasksScreen({
   const inbox = useDeskState((state) => state.inbox);
   // Plain tool calls (not tasks) are not rows here: their count, and where they are followed.
   const plainRunning = useDeskState((state) => Object.keys(state.calls).length);
-  const waiting = useMemo(() => waitingTasks(inbox), [inbox]);
+  // An item whose answer waits out its undo window waits on the person no more (as the Inbox's badge counts it):
+  // its row says the answer is on its way.
+  const heldAnswers = useSyncExternalStore(store.held.subscribe, store.held.getSnapshot);
+  const waiting = useMemo(() => waitingTasks(inbox.filter((item) => !(item.id in heldAnswers))), [inbox, heldAnswers]);
+  const held = useMemo(() => heldTasks(inbox, heldAnswers), [inbox, heldAnswers]);
   const shown = useMemo(() => all.filter((item) => matchesTask(item, filter, waiting)), [all, filter, waiting]);
   const filtered = anyFilterSet(filter);
   const open = useCallback((key: string) => {
     location.hash = taskDetailHref(key);
   }, []);
+  const { detailKey, returned, done: returnDone } = useKeptDetail(active, openKey);
+  // Back from another screen to the detail it kept: its heading holds the focus again (not the
+  // screen's, which would take the page to the top), the page where it was (`VirtualRows` puts it
+  // there as its rows come), and the address names it, in place of the link's `#tasks`, so that
+  // Back goes to the screen the person came from and Close or Back from there closes it as ever.
+  useLayoutEffect(() => {
+    if (!returned) return;
+    document.getElementById('task-detail-title')?.focus({ preventScroll: true });
+    if (openKey === undefined) location.replace(taskDetailHref(returned.key));
+    returnDone();
+  }, [returned, openKey, returnDone]);
   /** The task whose detail its Close button (or Escape) closed: the focus goes back to that row's Details. */
   const closed = useRef<string | undefined>(undefined);
   const close = useCallback(() => {
-    closed.current = openKey;
+    closed.current = detailKey;
     location.hash = '#tasks';
-  }, [openKey]);
+  }, [detailKey]);
   /** The detail shown last: the browser's Back closes it too, without Close. */
-  const wasOpen = useRef(openKey);
+  const wasOpen = useRef(detailKey);
   useLayoutEffect(() => {
     const previous = wasOpen.current;
-    wasOpen.current = openKey;
+    wasOpen.current = detailKey;
     const key = closed.current ?? previous;
-    if (openKey !== undefined || key === undefined) return;
+    if (detailKey !== undefined || key === undefined) return;
     const byClose = closed.current !== undefined;
     closed.current = undefined;
     // After Back, only a focus the closed detail held (now on the page) goes back to the row.
@@ -101,7 +120,7 @@ export function TasksScreen({
     if (!byClose && focus && focus !== document.body && document.contains(focus)) return;
     const row = document.querySelector(`tr[data-task-key="${CSS.escape(key)}"]`);
     (row?.querySelector<HTMLElement>('button') ?? document.getElementById('heading-tasks'))?.focus();
-  }, [openKey]);
+  }, [detailKey]);
   /**
    * A task whose Cancel was pressed in its row, and the row's place in the list: should the
    * cancel take the row out of the list (a filter of tasks not ended), the focus it held goes to
@@ -188,18 +207,18 @@ export function TasksScreen({
           <a href="#tools/running">Running calls</a> on Tools.
         </p>
       ) : null}
-      {openKey ? (
+      {detailKey ? (
         <TaskDetail
-          key={openKey}
-          taskKey={openKey}
+          key={detailKey}
+          taskKey={detailKey}
           onClose={close}
           onCancel={cancel}
-          cancelFailure={failures[openKey]}
+          cancelFailure={failures[detailKey]}
           onDismiss={dismiss}
         />
       ) : null}
       {/* Escape in an empty Search closes an open detail too, the focus back on its row's Details. */}
-      <TaskFilters filter={filter} onChange={changeFilter} onEscape={openKey ? close : undefined} known={all} />
+      <TaskFilters filter={filter} onChange={changeFilter} onEscape={detailKey ? close : undefined} known={all} />
       <FilterCount
         count={count}
         words={countWords}
@@ -227,8 +246,10 @@ export function TasksScreen({
             <VirtualRows
               items={shown}
               waiting={waiting}
+              held={held}
               live={live}
-              openKey={openKey}
+              openKey={detailKey}
+              scrollPlace={returned?.scrollY ?? 0}
               failures={failures}
               onOpen={open}
               onCancel={cancel}
@@ -246,8 +267,10 @@ export function TasksScreen({
 function VirtualRows({
   items,
   waiting,
+  held,
   live,
   openKey,
+  scrollPlace,
   failures,
   onOpen,
   onCancel,
@@ -256,8 +279,12 @@ function VirtualRows({
   items: TaskItem[];
   /** What the Inbox waits on the person for (see `waitingTasks`). */
   waiting: ReadonlySet<string>;
+  /** The person's answers held for their undo window, by task (see `heldTasks`). */
+  held: ReadonlyMap<string, HeldAnswer>;
   live: Record<string, LiveStream>;
   openKey: string | undefined;
+  /** Where the page is scrolled to as the rows come (the screen shows): its top, or where a kept detail was read. */
+  scrollPlace: number;
   failures: Record<string, Failure>;
   onOpen: (key: string) => void;
   onCancel: (item: TaskItem) => void;
@@ -278,8 +305,9 @@ function VirtualRows({
     // The rows mount as the screen shows, read in the same render as the screen left before it:
     // the page's scroll then is that screen's (Tools far down), and the virtualizer, which writes
     // its offset to the page as it starts and tries again as the page grows, held the Tasks screen
-    // there, a task's detail and its heading above the view. A screen shown anew starts at its top.
-    initialOffset: 0
+    // there, a task's detail and its heading above the view. A screen shown anew starts at its top,
+    // or with the detail it kept where the person left it.
+    initialOffset: scrollPlace
   });
   const rows = virtualizer.getVirtualItems();
   const before = rows.length > 0 ? rows[0]!.start - margin : 0;
@@ -301,6 +329,7 @@ function VirtualRows({
             item={item}
             live={live[item.taskId]}
             waitsOnYou={waitsOnYou(item, waiting)}
+            held={heldAnswerOf(item, held)}
             rowRef={virtualizer.measureElement}
             open={item.key === openKey}
             failure={failures[item.key]}

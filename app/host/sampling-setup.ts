@@ -414,14 +414,15 @@ export class SamplingSetup {
    * A test of a provider starts (Test connection, or the listing a save asks for), as
    * {@link providerCall} says, but for a model file found: its test finds the file and reads its
    * model's name, and runs nothing, so it says nothing of how the model answers (no "Answering
-   * since" until a run); only the failure an earlier test showed (the file was missing) goes.
+   * since" until a run); a failure shown before (the file was missing, for a test or a run) goes.
    */
   #testCall(settings: ProviderSettings): (failure?: string) => void {
     const answered = this.providerCall(settings.id, 'test');
     if (settings.modelFile === undefined) return answered;
+    const started = this.registry.callStarted(settings.id);
     return (failure) => {
       if (failure !== undefined) answered(failure);
-      else if (this.registry.forgetTestFailure(settings.id)) this.#options.onProvidersChanged?.();
+      else if (this.registry.forgetFailure(settings.id, started)) this.#options.onProvidersChanged?.();
     };
   }
 

@@ -275,12 +275,15 @@ export class ProviderRegistry implements ProviderSource {
   }
 
   /**
-   * Forgets the failure a provider's connection test showed (a model file found again by the
-   * next test): nothing is then known of how it answers. Returns whether its view changed.
+   * Forgets a provider's failure (a model file found again by a test, whatever call had failed
+   * on it: a run that failed for want of the file would otherwise keep it passed over, and never
+   * run again to show it answers): nothing is then known of how it answers. `started` is
+   * {@link callStarted}'s token of the test: one that began before the provider changed says
+   * nothing. Returns whether its view changed.
    */
-  forgetTestFailure(providerId: string): boolean {
-    const health = this.#health.get(providerId);
-    if (health?.ok !== false || health.via !== 'test') return false;
+  forgetFailure(providerId: string, started: number): boolean {
+    if (started !== this.callStarted(providerId)) return false;
+    if (this.#health.get(providerId)?.ok !== false) return false;
     this.#health.delete(providerId);
     return true;
   }

@@ -293,6 +293,29 @@ describe('a model file on this computer as a provider (node-llama-cpp, stories26
       assert.equal(task.task.status, 'completed');
       // A run of the model is what the card's "Answering since" says.
       assert.deepEqual([(await health())?.ok, (await health())?.via], [true, 'sampling']);
+
+      // A run that failed for want of its file: a test that finds the file again clears the
+      // failure (kept, the provider would be passed over and never run again to show it answers).
+      const runDir = tempDir();
+      const runCopy = path.join(runDir.dir, 'stories260K.gguf');
+      copyFileSync(MODEL, runCopy);
+      const current = (await host.call('providers.list', {})).find((p) => p.id === 'stories')!;
+      await host.call('providers.save', { ...current, modelFile: runCopy, mode: 'update' });
+      renameSync(runCopy, `${runCopy}.away`);
+      await host
+        .connection('everything')!
+        .client.callTool(
+          { name: 'trigger-sampling-request-async', arguments: { prompt: 'Once upon a time', maxTokens: 8 } },
+          CallToolResultSchema,
+          { timeout: 60_000 }
+        )
+        .catch(() => undefined);
+      assert.deepEqual([(await health())?.ok, (await health())?.via], [false, 'sampling']);
+      renameSync(`${runCopy}.away`, runCopy);
+      assert.equal((await host.call('providers.test', { providerId: 'stories' })).ok, true);
+      assert.equal(await health(), undefined);
+      await host.call('providers.save', { ...current, modelFile: MODEL, mode: 'update' });
+      runDir.remove();
     });
 
     it('refuses a new or changed path that names no model file, on the Model file field, and nothing is saved', async () => {

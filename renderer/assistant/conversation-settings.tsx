@@ -90,18 +90,25 @@ export function ConversationSettings({
    * The server whose tool list Choose tools… opened: the first chosen when it was pressed (its
    * list takes the focus itself), kept while others are ticked.
    */
-  const [toolsFocus, setToolsFocus] = useState<{ at: number; serverId?: string }>({ at: 0 });
+  const [toolsFocus, setToolsFocus] = useState<{ at: number; serverId?: string; toServers: boolean }>({
+    at: 0,
+    toServers: false
+  });
   if (focusTools !== toolsFocus.at) {
     const first = servers.find((server) => draft.serverIds.includes(server.id));
-    setToolsFocus({ at: focusTools, ...(first && { serverId: first.id }) });
+    setToolsFocus({ at: focusTools, toServers: first === undefined, ...(first && { serverId: first.id }) });
+  } else if (toolsFocus.serverId !== undefined && !draft.serverIds.includes(toolsFocus.serverId)) {
+    // Its list was opened once: ticked again, the server's list is closed as any other's, and
+    // does not take the focus from its box.
+    setToolsFocus({ at: toolsFocus.at, toServers: false });
   }
+  const { at: toolsAt, toServers } = toolsFocus;
   useEffect(() => {
-    if (toolsFocus.at === 0) return;
+    if (toolsAt === 0) return;
     const servers = serversField.current;
-    if (toolsFocus.serverId === undefined)
-      servers?.querySelector<HTMLInputElement>('input[type="checkbox"]')?.focus({ preventScroll: true });
+    if (toServers) servers?.querySelector<HTMLInputElement>('input[type="checkbox"]')?.focus({ preventScroll: true });
     servers?.scrollIntoView({ block: 'nearest' });
-  }, [toolsFocus]);
+  }, [toolsAt, toServers]);
   const form = useRef<HTMLFormElement>(null);
   useEffect(() => {
     // Escape on the button that opened the settings (it says "Close settings" now, a Shift+Tab

@@ -118,6 +118,13 @@ describe('the Assistant on a model file whose context the tools do not fit (stor
       { timeout: 10_000 }
     );
     assert.ok(await firstTool.evaluate((element) => element === document.activeElement), 'the focus on its first tool');
+    // Unticked and ticked again, the server's list is closed, and its box keeps the focus.
+    await docs.uncheck();
+    await docs.check();
+    assert.equal(await toolList.count(), 0, 'its list closed');
+    assert.ok(await docs.evaluate((element) => element === document.activeElement), 'the focus on its box');
+    await settings().getByRole('button', { name: 'Choose tools… of Server docs' }).click();
+    await firstTool.waitFor();
 
     // The title, the provider and the model in a row, the prompt and the tool rounds under them:
     // each label on one line, the labels of a row at one height, the selects wide enough for a

@@ -1,4 +1,13 @@
-import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore, type ReactNode } from 'react';
+import {
+  useCallback,
+  useEffect,
+  useMemo,
+  useRef,
+  useState,
+  useSyncExternalStore,
+  type MouseEvent,
+  type ReactNode
+} from 'react';
 import type { ConversationSummary } from '../../app/contract/assistant.js';
 import { AssistantScreen } from '../assistant/assistant-screen.js';
 import { AuditScreen } from '../audit/audit-screen.js';
@@ -9,6 +18,7 @@ import { ServersScreen } from '../servers/servers-screen.js';
 import { listsFreshness } from '../store/desk-state.js';
 import type { DeskStore } from '../store/desk-store.js';
 import { TasksScreen } from '../tasks/tasks-screen.js';
+import { taskDetailHref } from '../components/task-address.js';
 import { ToolsScreen, type ToolsRequest } from '../tools/tools-screen.js';
 import type { Announcer } from './announcer.js';
 import { Banners, ConnectionNotice } from './banners.js';
@@ -83,6 +93,18 @@ function Shell({ root, toolsRequest }: { root: HTMLElement; toolsRequest: ToolsR
   const asOfLabel = stale ? `, ${asOf.toLowerCase()}` : '';
   const { screen, moves, sub } = useScreen();
   useDeskNotifications();
+  /** The task detail the Tasks screen keeps while another screen is shown: its link goes back to it. */
+  const keptTask = useRef<string | undefined>(undefined);
+  const backToKept = useCallback((event: MouseEvent<HTMLAnchorElement>) => {
+    const key = keptTask.current;
+    // A plain click only (one with a modifier opens the link elsewhere, as ever).
+    if (key === undefined || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey)
+      return;
+    // Its address pushed in place of `#tasks`: Back goes to the screen the person came from, and
+    // Back or Forward onto an older `#tasks` shows the list, as any other link to the list does.
+    event.preventDefault();
+    location.hash = taskDetailHref(key);
+  }, []);
   const headings = useRef(new Map<Screen, HTMLHeadingElement>());
   const headingRef = useCallback(
     (name: Screen) => (element: HTMLHeadingElement | null) => {
@@ -151,7 +173,12 @@ function Shell({ root, toolsRequest }: { root: HTMLElement; toolsRequest: ToolsR
             <ul>
               {SCREENS.map((name) => (
                 <li key={name}>
-                  <a href={`#${name}`} data-screen={name} aria-current={screen === name ? 'page' : undefined}>
+                  <a
+                    href={`#${name}`}
+                    data-screen={name}
+                    aria-current={screen === name ? 'page' : undefined}
+                    onClick={name === 'tasks' ? backToKept : undefined}
+                  >
                     {SCREEN_TITLES[name]}
                     {/* No badge while nothing waits: a hidden "0" took the tab's room and was in its text. */}
                     {name === 'inbox' && waiting > 0 ? (
@@ -202,6 +229,7 @@ function Shell({ root, toolsRequest }: { root: HTMLElement; toolsRequest: ToolsR
             active={screen === 'tasks'}
             headingRef={refs.tasks}
             openKey={screen === 'tasks' ? sub : undefined}
+            keptDetail={keptTask}
           />
         )}
         {section(

@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import type { InboxItem } from '../../app/contract/host-api.js';
 import { markdownPlainText } from '../../app/contract/markdown-plain-text.js';
+import { requestedTaskKey, taskDetailHref } from '../components/task-address.js';
 import { useDesk } from './desk-context.js';
 
 /** Where the person's choice to be notified is kept (per browser profile and origin). */
@@ -29,12 +30,12 @@ function show(title: string, item: InboxItem): void {
   notify(title, message || item.serverName, `${item.id}`, '#inbox');
 }
 
-/** A notification that, clicked, brings the page forward on `screen`. */
-function notify(title: string, body: string, tag: string, screen: string): void {
+/** A notification that, clicked, brings the page forward on `address` (a screen, or a task's detail). */
+function notify(title: string, body: string, tag: string, address: string): void {
   const notification = new Notification(title, { body, tag });
   notification.onclick = () => {
     window.focus();
-    location.hash = screen;
+    location.hash = address;
     notification.close();
   };
 }
@@ -70,9 +71,11 @@ export function useDeskNotifications(): void {
     const offExpiring = client.on('inbox.expiring', ({ item }) => {
       if (optedIn()) show(`Taskdesk: ${what(item)} from ${item.serverName} expires soon`, item);
     });
-    // A tool call's task is a long call: its end is told while the person is elsewhere.
+    // A tool call's task is a long call: its end is told while the person is elsewhere. Clicked,
+    // it opens that task's detail (not the list, nor another task's detail kept there).
     const offEnded = client.on('outbound.ended', ({ outboundId, notice }) => {
-      if (notice && optedIn() && !inFront()) notify(`Taskdesk: ${notice.title}`, notice.body, outboundId, '#tasks');
+      if (notice && optedIn() && !inFront())
+        notify(`Taskdesk: ${notice.title}`, notice.body, outboundId, taskDetailHref(requestedTaskKey(outboundId)));
     });
     return () => {
       offAdded();

@@ -10,16 +10,26 @@ export interface ReturnedDetail {
 }
 
 /**
- * Which task's detail the Tasks screen shows. While the screen is shown, the one its address
- * names (`#tasks/<key>`: Details, Close, Back and links open and close it). While another screen
- * is, the one it showed, kept as screens keep what is typed in them: coming back by a link to
- * Tasks itself (or Back to the detail's address) shows it again, `returned` saying where the page
- * was, until `done`; unless its task left the store meanwhile (it expired, or was forgotten),
- * which shows the list. A link from elsewhere to another task's detail opens that one.
+ * Where the Tasks screen tells the Desk's Tasks link of the detail it keeps while another screen
+ * is shown (see `useKeptDetail`): the link then goes to that detail's address, not to the list.
+ */
+export interface KeptDetailSlot {
+  current: string | undefined;
+}
+
+/**
+ * Which task's detail the Tasks screen shows: the one its address names (`#tasks/<key>`: Details,
+ * Close, Back, Forward and links open and close it; plain `#tasks` is the list). While another
+ * screen is shown, the one it showed is kept, and `slot` holds its key for the Desk's Tasks link,
+ * which goes to its address (only that link: Back or Forward onto an older `#tasks`, or another
+ * link to the list, shows the list); unless its task left the store meanwhile (it expired, or was
+ * forgotten): the link goes to the list. Coming back to the kept detail's address (by the link,
+ * Back or Forward) shows it where the page was, `returned` saying where, until `done`.
  */
 export function useKeptDetail(
   active: boolean,
-  openKey: string | undefined
+  openKey: string | undefined,
+  slot: KeptDetailSlot | undefined
 ): { detailKey: string | undefined; returned: ReturnedDetail | undefined; done: () => void } {
   const tasks = useDeskState((state) => state.tasks);
   const outbound = useDeskState((state) => state.outbound);
@@ -53,15 +63,23 @@ export function useKeptDetail(
       heldWhenLeft: leaving ? detailKey !== undefined && held(detailKey) : seen.heldWhenLeft
     });
     if (!active) {
-      // Another screen is shown: the detail stays as it is, for the return.
-    } else if (seen.active || detailKey === undefined || (openKey !== undefined && openKey !== detailKey)) {
+      // Another screen is shown: the detail stays as it is, for the Tasks link.
+    } else if (seen.active || openKey === undefined || openKey !== detailKey) {
+      // The address says what to show: the list (Back onto an older `#tasks`, a link to the list)
+      // or another task's detail.
       setDetailKey(openKey);
-    } else if (openKey === undefined && seen.heldWhenLeft && !held(detailKey)) {
-      setDetailKey(undefined);
     } else {
       setReturned({ key: detailKey, scrollY: scrollPlace.current });
     }
   }
+  const kept = !active && detailKey !== undefined && !(seen.heldWhenLeft && !held(detailKey)) ? detailKey : undefined;
+  useLayoutEffect(() => {
+    if (!slot) return;
+    slot.current = kept;
+    return () => {
+      slot.current = undefined;
+    };
+  }, [slot, kept]);
   const done = useCallback(() => setReturned(undefined), []);
   return { detailKey, returned, done };
 }

@@ -195,13 +195,23 @@ export function TaskDetail({
     return serverId === undefined ? undefined : state.servers.find((candidate) => candidate.id === serverId);
   });
   const item = inbound ? receivedItem(inbound) : outbound ? requestedItem(outbound) : undefined;
-  // The person's Decline, Dismiss or Reject of a received task's request, waiting out its undo
-  // window in the Inbox (or being sent): said in place of "Waiting for you", as its row says it.
-  const heldAnswers = useSyncExternalStore(store.held.subscribe, store.held.getSnapshot);
-  const heldAnswer = inbound && question && item?.running ? heldAnswers[question.id] : undefined;
   /** Its question or model request waits in the Inbox while it runs (not a tool task being cancelled). */
   const waitsHere =
     question !== undefined && item !== undefined && item.running && !(outbound && isCancelling(outbound));
+  // The person's Decline, Dismiss or Reject of its request (or of its server's question during a
+  // tool task), waiting out its undo window in the Inbox (or being sent): said in place of
+  // "Waiting for you", as its row says it ("Declining" for a received task; a tool task's status,
+  // as it runs on).
+  const heldAnswers = useSyncExternalStore(store.held.subscribe, store.held.getSnapshot);
+  const heldAnswer = waitsHere ? heldAnswers[question.id] : undefined;
+  /** What its badge says in place of its status while it waits on the person, or while their answer is held. */
+  const waitLabel = !waitsHere
+    ? undefined
+    : !heldAnswer
+      ? WAITING_FOR_YOU_LABEL
+      : inbound
+        ? heldLabel(heldAnswer)
+        : undefined;
   const hold = keptHold(item?.status ?? '', outbound, server);
   // What Check now says of a tool task waiting on the person: the same test before and after it.
   const toolTaskWaits = useDeskState((state) => outbound !== undefined && toolTaskWaitsOnYou(outbound, state.inbox));
@@ -360,32 +370,31 @@ export function TaskDetail({
             <StatusBadge
               status={shown.status}
               rejected={isRejectedSampling(shown)}
-              label={
-                questionEndLabel(shown) ??
-                modelRequestEndLabel(shown) ??
-                (heldAnswer ? heldLabel(heldAnswer) : waitsHere ? WAITING_FOR_YOU_LABEL : undefined)
-              }
+              label={questionEndLabel(shown) ?? modelRequestEndLabel(shown) ?? waitLabel}
             />
             {/* The badge says what the person is to do; the protocol's own status is said beside it. */}
-            {waitsHere ? (
+            {waitLabel !== undefined ? (
               <span className="muted small-text protocol-status">{`Status: ${statusLabel(shown.status)}`}</span>
             ) : null}
             {/* Next to its "Cancelled" badge: only who did it. */}
             {shown.status === 'cancelled' && shown.cancelledBy ? (
               <span className="cancelled-by">{cancelledByWords(shown.cancelledBy)}</span>
             ) : null}
-            {/* Not the message Taskdesk gave its server while the task waited on the person, who answered. */}
-            {shown.statusMessage && !heldAnswer ? <p className="status-message">{shown.statusMessage}</p> : null}
+            {/* Not the message Taskdesk gave its server while the task waited on the person, who answered
+                (a tool task's is its server's own words, and stays). */}
+            {shown.statusMessage && !(heldAnswer && inbound) ? (
+              <p className="status-message">{shown.statusMessage}</p>
+            ) : null}
             {heldAnswer ? (
               // The Inbox's address of the item focuses its line's Undo while there is one.
               <p className="status-message">
                 {heldAnswer.phase === 'held' ? (
                   <>
-                    {`${heldDone(heldAnswer)}: you can still `}
+                    {`${heldDone(heldAnswer, shown.direction)}: you can still `}
                     <a href={`#inbox/${encodeURIComponent(heldAnswer.id)}`}>undo it in the Inbox</a>.
                   </>
                 ) : (
-                  `${heldDone(heldAnswer)}: on its way to the server.`
+                  `${heldDone(heldAnswer, shown.direction)}: on its way to the server.`
                 )}
               </p>
             ) : question ? (

@@ -212,8 +212,10 @@ export function waitingTasks(inbox: readonly InboxItem[]): ReadonlySet<string> {
 
 /**
  * The person's answers that wait out their undo window in the Inbox (or are being sent), by the
- * received task whose question or model request they answer (`heldAnswerOf`). Those items wait on
- * the person no more: `waitingTasks` is given the Inbox without them, as its badge counts it.
+ * task whose request they answer (`heldAnswerOf`): a received task's question or model request,
+ * or its server's question during a tool task of Taskdesk's (as `waitingTasks` ties them). Those
+ * items wait on the person no more: `waitingTasks` is given the Inbox without them, as its badge
+ * counts it.
  */
 export function heldTasks(
   inbox: readonly InboxItem[],
@@ -222,30 +224,41 @@ export function heldTasks(
   const keys = new Map<string, HeldAnswer>();
   for (const item of inbox) {
     const answer = held[item.id];
-    if (answer && item.taskId !== undefined) keys.set(waitingKey('received', item.serverId, item.taskId), answer);
+    if (!answer) continue;
+    if (item.taskId !== undefined) keys.set(waitingKey('received', item.serverId, item.taskId), answer);
+    if (item.relatedTaskId !== undefined && !item.relatedCall)
+      keys.set(waitingKey('requested', item.serverId, item.relatedTaskId), answer);
   }
   return keys;
 }
 
-/** The answer held for a running received task's request (see `heldTasks`), if any. */
+/** The answer held for a running task's request (see `heldTasks`), if any; none once the person asked to cancel a tool task. */
 export function heldAnswerOf(item: TaskItem, held: ReadonlyMap<string, HeldAnswer>): HeldAnswer | undefined {
-  if (!item.running || item.direction !== 'received') return undefined;
+  if (!item.running || (item.outbound && isCancelling(item.outbound))) return undefined;
   return held.get(waitingKey(item.direction, item.serverId, item.taskId));
 }
 
-/** What a row's badge says while the person's answer to its request is held or being sent, as "Working" is said. */
+/**
+ * What a row's badge says while the person's answer to a received task's request is held or
+ * being sent, as "Working" is said. Not for a tool task: the person declined its server's
+ * question, not the task, which runs on (its badge says its status).
+ */
 export function heldLabel(answer: HeldAnswer): string {
   return answer.action === 'decline' ? 'Declining' : answer.action === 'reject' ? 'Rejecting' : 'Dismissing';
 }
 
-/** What the person did, as the badge says it once the task ended. */
-export function heldDone(answer: HeldAnswer): 'Declined' | 'Rejected' | 'Dismissed' {
-  return answer.action === 'decline' ? 'Declined' : answer.action === 'reject' ? 'Rejected' : 'Dismissed';
+/**
+ * What the person did, as the badge says it once the task ended: for a tool task, what they did
+ * to its server's question ("Declined its server’s question").
+ */
+export function heldDone(answer: HeldAnswer, direction: TaskItem['direction']): string {
+  const done = answer.action === 'decline' ? 'Declined' : answer.action === 'reject' ? 'Rejected' : 'Dismissed';
+  return direction === 'received' ? done : `${done} its server’s ${answer.noun}`;
 }
 
 /** A row's outcome meanwhile: what the person did, and that it can still be undone (until it is being sent). */
-export function heldOutcome(answer: HeldAnswer): OutcomeLine {
-  const done = heldDone(answer);
+export function heldOutcome(answer: HeldAnswer, direction: TaskItem['direction']): OutcomeLine {
+  const done = heldDone(answer, direction);
   return {
     muted:
       answer.phase === 'held' ? `${done}: you can still undo it in the Inbox.` : `${done}: on its way to the server.`

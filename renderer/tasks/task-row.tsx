@@ -81,7 +81,8 @@ export const TaskRow = memo(function TaskRow({
   // A received task that waits on the person says so in its badge ("Waiting for you"): the
   // message Taskdesk gave its server for that ("Waiting for your answer in the Inbox") would say it
   // twice (so would it while the person's Decline of it is held: its badge says "Declining"). A
-  // requested task's message is its server's own words, and stays.
+  // requested task's message is its server's own words, and stays; its badge says its status while
+  // the person's Decline of its server's question is held (the task runs on), its outcome that.
   const statusMessage =
     item.running && !((waitsOnYou || held) && item.inbound)
       ? (item.inbound?.task ?? item.outbound?.task)?.statusMessage
@@ -142,7 +143,9 @@ export const TaskRow = memo(function TaskRow({
         <StatusBadge
           status={item.status}
           rejected={item.rejected}
-          label={item.label ?? (held ? heldLabel(held) : waitsOnYou ? WAITING_FOR_YOU_LABEL : undefined)}
+          label={
+            item.label ?? (held && item.inbound ? heldLabel(held) : waitsOnYou ? WAITING_FOR_YOU_LABEL : undefined)
+          }
         />
         {/* The badge says "Cancelled": under it, only who did it. */}
         {item.status === 'cancelled' && item.cancelledBy ? (
@@ -170,7 +173,7 @@ export const TaskRow = memo(function TaskRow({
         {fetched !== undefined ? <div className="muted small-text task-fetched">{fetched}</div> : null}
       </td>
       <td className="outcome">
-        <Outcome line={held ? heldOutcome(held) : itemOutcome(item)} />
+        <Outcome line={held ? heldOutcome(held, item.direction) : itemOutcome(item)} />
       </td>
       <td className="row-actions">
         <button type="button" className="small" aria-label={`Details of ${name}`} onClick={() => onOpen(item.key)}>

@@ -5,7 +5,7 @@ import type { LiveStream } from '../store/desk-state.js';
 import type { HeldAnswer } from '../store/held-answers.js';
 import { useDesk, useDeskState } from '../shell/desk-context.js';
 import { TaskDetail } from './task-detail.js';
-import { useKeptDetail } from './kept-detail.js';
+import { useKeptDetail, type KeptDetailSlot } from './kept-detail.js';
 import { TaskFilters } from './task-filters.js';
 import { anyFilterSet, FilterCount, matchCount, useFilterCount } from '../components/filter-fields.js';
 import { KIND_WORDS } from '../components/kind-words.js';
@@ -45,12 +45,15 @@ function countOf(matching: number, total: number, filtered: boolean): string {
 export function TasksScreen({
   active,
   headingRef,
-  openKey
+  openKey,
+  keptDetail
 }: {
   active: boolean;
   headingRef: (element: HTMLHeadingElement | null) => void;
   /** The task whose detail the address names (`#tasks/<key>`), if any. */
   openKey: string | undefined;
+  /** Told the detail kept while another screen is shown, for the Desk's Tasks link (see `useKeptDetail`). */
+  keptDetail?: KeptDetailSlot;
 }) {
   const { client, store, announce } = useDesk();
   const tasks = useDeskState((state) => state.tasks);
@@ -89,17 +92,15 @@ export function TasksScreen({
   const open = useCallback((key: string) => {
     location.hash = taskDetailHref(key);
   }, []);
-  const { detailKey, returned, done: returnDone } = useKeptDetail(active, openKey);
-  // Back from another screen to the detail it kept: its heading holds the focus again (not the
-  // screen's, which would take the page to the top), the page where it was (`VirtualRows` puts it
-  // there as its rows come), and the address names it, in place of the link's `#tasks`, so that
-  // Back goes to the screen the person came from and Close or Back from there closes it as ever.
+  const { detailKey, returned, done: returnDone } = useKeptDetail(active, openKey, keptDetail);
+  // Back from another screen to the detail it kept (the Tasks link goes to its address): its
+  // heading holds the focus again (not the screen's, which would take the page to the top), and
+  // the page is where it was (`VirtualRows` puts it there as its rows come).
   useLayoutEffect(() => {
     if (!returned) return;
     document.getElementById('task-detail-title')?.focus({ preventScroll: true });
-    if (openKey === undefined) location.replace(taskDetailHref(returned.key));
     returnDone();
-  }, [returned, openKey, returnDone]);
+  }, [returned, returnDone]);
   /** The task whose detail its Close button (or Escape) closed: the focus goes back to that row's Details. */
   const closed = useRef<string | undefined>(undefined);
   const close = useCallback(() => {

@@ -1,12 +1,14 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { CreateTaskResultSchema } from '@modelcontextprotocol/sdk/types.js';
+import { CreateTaskResultSchema, ElicitResultSchema, RELATED_TASK_META_KEY } from '@modelcontextprotocol/sdk/types.js';
 import type { Locator, Page } from 'playwright-core';
 import { systemClock } from '../../app/core/clock.js';
 import { nextEvent, peerServer } from '../support/host-fixture.js';
 import { ClockedTaskStore } from '../support/requestor-task-store.js';
 import { createTaskToolPeer } from '../support/task-tool-server.js';
 import { startDesk, type DeskFixture } from './desk-fixture.js';
+import { NOTIFICATION_STAND_IN, notificationsShown } from './notification-stand-in.js';
+import { passUndoWindow } from './undo-window.js';
 
 /** A question asked as a task, with one text field. */
 const question = (message: string) => ({
@@ -168,6 +170,148 @@ describe('a task’s detail kept while another screen is shown, in headless Chro
     assert.equal(await detail().count(), 0);
     assert.deepEqual(d.pageErrors, []);
   });
+
+  it('shows what the address says on Back and Forward: the list on an older #tasks, not the detail kept', async () => {
+    const asked = await asker.server.request(question('Which depot?'), CreateTaskResultSchema);
+    const key = `received:${asked.task.taskId}`;
+    const address = `#tasks/${encodeURIComponent(key)}`;
+    const tasksHeading = page.locator('#heading-tasks');
+    // The list (A), the Inbox by its link (B), then the task by a link to it (C), as "Go to its task" does.
+    await page.evaluate(() => (location.hash = '#inbox'));
+    await follow('Tasks');
+    await tasks.locator(`tr[data-task-key="${key}"]`).waitFor();
+    assert.equal(await hash(page), '#tasks');
+    await follow('Inbox');
+    await page.getByRole('heading', { name: 'Inbox', level: 2 }).waitFor();
+    await page.evaluate((to) => (location.hash = to), address);
+    await detail().getByRole('heading', { name: 'Which depot?' }).waitFor();
+
+    // Back to the Inbox (the detail kept), and Back again to the list as it was: not the detail.
+    await page.goBack();
+    await page.getByRole('heading', { name: 'Inbox', level: 2 }).waitFor();
+    await page.goBack();
+    await tasksHeading.waitFor();
+    assert.equal(await hash(page), '#tasks');
+    assert.equal(await detail().count(), 0);
+    await page.waitForFunction(() => document.activeElement?.id === 'heading-tasks');
+    // Forward goes where it went: the Inbox, then the detail.
+    await page.goForward();
+    await page.getByRole('heading', { name: 'Inbox', level: 2 }).waitFor();
+    await page.goForward();
+    await page.waitForFunction((wanted) => location.hash === wanted, address);
+    await detail().getByRole('heading', { name: 'Which depot?' }).waitFor();
+    assert.deepEqual(d.pageErrors, []);
+  });
+
+  it('shows the list on another link to it (the Tools screen’s lede), the detail kept no more', async () => {
+    const asked = await asker.server.request(question('Which aisle?'), CreateTaskResultSchema);
+    const key = `received:${asked.task.taskId}`;
+    await follow('Tasks');
+    await tasks
+      .locator(`tr[data-task-key="${key}"]`)
+      .getByRole('button', { name: /^Details of / })
+      .click();
+    await detail().getByRole('heading', { name: 'Which aisle?' }).waitFor();
+    await follow('Tools');
+    await page.getByRole('heading', { name: 'Tools', level: 2 }).waitFor();
+    await page
+      .locator('#screen-tools .lede')
+      .getByRole('link', { name: 'Tasks' })
+      .evaluate((link: HTMLElement) => link.click());
+    await page.locator('#heading-tasks').waitFor();
+    assert.equal(await hash(page), '#tasks');
+    assert.equal(await detail().count(), 0);
+    await page.waitForFunction(() => document.activeElement?.id === 'heading-tasks');
+    // Nor does the Tasks link bring it back after.
+    await follow('Inbox');
+    await page.getByRole('heading', { name: 'Inbox', level: 2 }).waitFor();
+    await follow('Tasks');
+    await page.waitForFunction(() => document.activeElement?.id === 'heading-tasks');
+    assert.equal(await hash(page), '#tasks');
+    assert.equal(await detail().count(), 0);
+    assert.deepEqual(d.pageErrors, []);
+  });
+});
+
+/** Keeps each notification the stand-in shows (`window.__notificationsShown`), to click it as the person would. */
+const KEEP_NOTIFICATIONS = `(() => {
+  const StandIn = window.Notification;
+  window.__notificationsShown = [];
+  window.Notification = class extends StandIn {
+    constructor(title, options) {
+      super(title, options);
+      window.__notificationsShown.push(this);
+    }
+  };
+})();`;
+
+describe('the notification of a tool call’s task that ended, clicked, in headless Chromium against the real core', () => {
+  const store = new ClockedTaskStore({ clock: systemClock, pollInterval: 50 });
+  const { peer: work } = createTaskToolPeer({ clock: systemClock, store });
+  let d: DeskFixture;
+  let page: Page;
+
+  before(async () => {
+    d = await startDesk(
+      { work },
+      {
+        // One script: the order of several is not defined.
+        beforeLoad: async (p) => {
+          await p.addInitScript(`${NOTIFICATION_STAND_IN}\n${KEEP_NOTIFICATIONS}`);
+        }
+      }
+    );
+    page = d.page;
+  });
+
+  after(async () => {
+    await d?.close();
+    store.close();
+  });
+
+  /** Calls `report` as a task and waits for its end; returns its outbound id. */
+  const report = async (durationMs: number) => {
+    const ended = nextEvent(d.fixture.host, 'outbound.ended');
+    const call = await d.fixture.host.call('tools.call', {
+      serverId: 'work',
+      name: 'report',
+      arguments: { durationMs }
+    });
+    assert.equal(call.type, 'task');
+    await ended;
+    return call.type === 'task' ? call.task.outboundId : '';
+  };
+
+  it('opens the task it tells of, not another task’s detail kept on Tasks', async () => {
+    const nav = (name: string) => page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name });
+    const tasks = page.getByRole('region', { name: 'Tasks' });
+    const detail = tasks.locator('.task-detail');
+    // A task's detail open on Tasks, kept as the person goes to the Inbox.
+    const first = await report(20);
+    await nav('Tasks').click();
+    await tasks
+      .locator(`tr[data-task-key="requested:${first}"]`)
+      .getByRole('button', { name: /^Details of / })
+      .click();
+    await detail.getByRole('heading', { name: 'report', exact: true }).waitFor();
+    await nav('Inbox').click();
+    await page.getByRole('button', { name: 'Notify me when something arrives' }).click();
+    await page.getByText('Notifications are on.').waitFor();
+
+    // Another task ends while the page is not in front (the stand-in starts so): told, and clicked.
+    const second = await report(30);
+    await notificationsShown(page, 1);
+    await page.evaluate(() =>
+      (window as unknown as { __notificationsShown: Array<{ onclick: () => void }> }).__notificationsShown[0]!.onclick()
+    );
+    await page.locator('#heading-tasks').waitFor();
+    const key = `requested:${second}`;
+    assert.equal(await hash(page), `#tasks/${encodeURIComponent(key)}`);
+    await detail.getByRole('heading', { name: 'report', exact: true }).waitFor();
+    assert.equal(await detail.getAttribute('data-task-key'), key);
+    await page.waitForFunction(() => document.activeElement?.id === 'task-detail-title');
+    assert.deepEqual(d.pageErrors, []);
+  });
 });
 
 /**
@@ -249,6 +393,92 @@ describe('a task’s row while its question’s Decline waits out its undo windo
     await page.clock.fastForward(5_000);
     await badge.getByText('Declined', { exact: true }).waitFor();
     assert.equal(await outcome.textContent(), 'No answer');
+    assert.deepEqual(d.pageErrors, []);
+  });
+});
+
+/**
+ * A question a server asks during a tool task of Taskdesk's: its Decline, while it waits out its
+ * undo window, declines the question, not the task, which runs on. The row and the detail both
+ * say the task's status and that the question was declined, which can still be undone.
+ */
+describe('a tool task’s row and detail while the Decline of its server’s question waits out its undo window, in headless Chromium against the real core', () => {
+  const store = new ClockedTaskStore({ clock: systemClock, pollInterval: 50 });
+  const { peer: work } = createTaskToolPeer({ clock: systemClock, store });
+  let d: DeskFixture;
+  let page: Page;
+
+  before(async () => {
+    // The page's clock is driven here: the undo window passes when the test says.
+    d = await startDesk({ work }, { beforeLoad: (p) => p.clock.install() });
+    page = d.page;
+  });
+
+  after(async () => {
+    await d?.close();
+    store.close();
+  });
+
+  it('says “Working” and “Declined its server’s question: you can still undo it in the Inbox.” in both', async () => {
+    const call = await d.fixture.host.call('tools.call', {
+      serverId: 'work',
+      name: 'slow',
+      arguments: { durationMs: 600_000 }
+    });
+    assert.ok(call.type === 'task');
+    const added = nextEvent(d.fixture.host, 'inbox.added', ({ item }) => item.relatedTaskId === call.task.taskId);
+    const answered = work.server
+      .request(
+        {
+          method: 'elicitation/create',
+          params: {
+            mode: 'form',
+            message: 'Which depot, for the slow call?',
+            requestedSchema: { type: 'object', properties: { depot: { type: 'string' } } },
+            _meta: { [RELATED_TASK_META_KEY]: { taskId: call.task.taskId } }
+          }
+        },
+        ElicitResultSchema
+      )
+      // Its action; what it failed with should the test end first (the host closed).
+      .then(
+        (result) => result.action,
+        (error: unknown) => error
+      );
+    await added;
+    const nav = (name: string) => page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name });
+    const tasks = page.getByRole('region', { name: 'Tasks' });
+    const row = tasks.locator(`tr[data-task-key="requested:${call.task.outboundId}"]`);
+    const outcome = row.locator('td.outcome');
+    const detail = tasks.locator('.task-detail');
+    await nav('Tasks').click();
+    await row.locator('.status').getByText('Waiting for you').waitFor();
+    await row.getByRole('button', { name: /^Details of / }).click();
+    await detail.locator('.status').getByText('Waiting for you').waitFor();
+    await detail.getByRole('link', { name: 'Answer its server’s question in the Inbox' }).waitFor();
+
+    await nav('Inbox').click();
+    await page
+      .getByRole('article', { name: 'Which depot, for the slow call?' })
+      .getByRole('button', { name: 'Decline' })
+      .click();
+    await page.locator('.inbox-held').waitFor();
+    await nav('Tasks').click();
+    const held = 'Declined its server’s question: you can still undo it in the Inbox.';
+    await row.locator('.status').getByText('Working', { exact: true }).waitFor();
+    assert.equal(await outcome.textContent(), held);
+    await detail.locator('.detail-status .status').getByText('Working', { exact: true }).waitFor();
+    assert.equal(await detail.getByText('Waiting for you').count(), 0);
+    assert.equal(await detail.locator('.status-message').filter({ hasText: 'Inbox' }).textContent(), held);
+    assert.equal(await detail.getByRole('link', { name: 'Answer its server’s question in the Inbox' }).count(), 0);
+    await detail.getByRole('link', { name: 'undo it in the Inbox' }).waitFor();
+
+    // Its window over, the Decline goes to the server; the task runs on, and the row says so.
+    await passUndoWindow(page);
+    assert.equal(await answered, 'decline');
+    await detail.getByText(held).waitFor({ state: 'detached' });
+    await row.locator('.status').getByText('Working', { exact: true }).waitFor();
+    assert.equal(await outcome.textContent(), 'Pending');
     assert.deepEqual(d.pageErrors, []);
   });
 });

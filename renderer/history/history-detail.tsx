@@ -19,6 +19,8 @@ import { CallOriginLine } from '../components/call-origin.js';
 import { CallAgainButton } from '../components/call-again.js';
 import { isTerminal } from '../store/task-status.js';
 import { AskedWhileList, ForCallLine } from './call-links.js';
+import { heldDone, heldLabel } from '../tasks/task-items.js';
+import { useHeldAnswers } from './held-answer.js';
 
 /**
  * Where a task that is still running is followed and acted on: its detail on the Tasks screen
@@ -58,6 +60,9 @@ export function HistoryDetail({ id, onClose }: { id: string; onClose: () => void
   }, [client, id, attempt, clear, fail]);
   // Beside a failure's reason (its status message, in the line above) the generic "has no result
   // stored" says nothing, as on the task's card and row (`isNoResultStored`).
+  // The person's Decline of its question, held in the Inbox's undo window: said as its Tasks detail says it.
+  const heldAnswerOf = useHeldAnswers();
+  const held = entry && heldAnswerOf(entry);
   const error =
     entry?.status === 'failed' && entry.statusMessage && isNoResultStored(entry.error) ? undefined : entry?.error;
 
@@ -84,18 +89,36 @@ export function HistoryDetail({ id, onClose }: { id: string; onClose: () => void
           <p className="meta">
             {entry.direction === 'received' ? 'Asked by' : 'Requested of'} <strong>{entry.serverName}</strong>
             <TaskWords entry={entry} /> ·{' '}
-            <StatusBadge status={entry.status} rejected={isRejectedSampling(entry)} label={endLabel(entry)} />
+            <StatusBadge
+              status={entry.status}
+              rejected={isRejectedSampling(entry)}
+              label={held ? heldLabel(held) : endLabel(entry)}
+            />
             {entry.unanswered ? ' · expired unanswered' : null}
             {entry.ranRequest ? ` · ${CHANGED_BEFORE_IT_RAN}` : null}
             {/* A reason that only says who cancelled it is said by the badge already, as is a
                 server's word on the person's cancel of a tool task ("Client cancelled task
                 execution."); Taskdesk's word on a question it withdrew says why. */}
             {entry.statusMessage &&
+            !held &&
             entry.statusMessage !== cancelledLabel(entry) &&
             !(entry.direction === 'requested' && entry.status === 'cancelled' && entry.cancelledBy === 'you')
               ? ` · ${entry.statusMessage}`
               : null}
           </p>
+          {held ? (
+            // The Inbox's address of the item focuses its line's Undo while there is one.
+            <p className="history-held">
+              {held.phase === 'held' ? (
+                <>
+                  {`${heldDone(held, 'received')}: you can still `}
+                  <a href={`#inbox/${encodeURIComponent(held.id)}`}>undo it in the Inbox</a>.
+                </>
+              ) : (
+                `${heldDone(held, 'received')}: on its way to the server.`
+              )}
+            </p>
+          ) : null}
           <CallOriginLine origin={entry.origin} />
           {/* A question or model request asked for or while a call of Taskdesk's: that call, linked. */}
           <ForCallLine forCall={entry.forCall} />

@@ -29,6 +29,9 @@ import { downloadText } from './download.js';
 import { CHANGED_BY_YOU, forCallWords } from '../../app/contract/task-row-words.js';
 import { BY_THE_ASSISTANT } from '../components/call-origin.js';
 import { historyHref } from '../tools/last-call.js';
+import { useKeptDetail, type KeptDetailSlot } from '../components/kept-detail.js';
+import { heldLabel } from '../tasks/task-items.js';
+import { heldEntryWords, useHeldAnswers } from './held-answer.js';
 
 /** How many entries a page of the list holds. */
 export const HISTORY_PAGE = 50;
@@ -66,63 +69,82 @@ function countOf(total: number, all: number, filtered: boolean, loaded: number):
 export function HistoryScreen({
   active,
   headingRef,
-  address
+  address,
+  keptDetail
 }: {
   active: boolean;
   headingRef: (element: HTMLHeadingElement | null) => void;
   /** The entry the address names (`#history/<id>`), while History is the screen shown. */
   address?: string | undefined;
+  /** Told the detail kept while another screen is shown, for the Desk's History link (see `useKeptDetail`). */
+  keptDetail?: KeptDetailSlot;
 }) {
   const { client, announce } = useDesk();
   const revision = useDeskState((state) => state.historyRevision);
+  const heldAnswerOf = useHeldAnswers();
   const [inputs, setInputs] = useState<FilterInputs>(NO_FILTER);
   const [page, setPage] = useState<ListedPage | undefined>();
   const loading = useFailure();
   const exporting = useFailure();
-  const [open, setOpen] = useState<string | undefined>(undefined);
   /** Only the latest request's answer is shown: a slower older one must not overwrite it. */
   const request = useRef(0);
   /** Bumped by Retry after the list failed to load: reads it again. */
   const [attempt, setAttempt] = useState(0);
   /** What Retry does: read the list again, or the next page that failed. */
   const retry = useRef<() => void>(() => undefined);
-  /** The entry whose detail its Close button (or Escape) closed: the focus goes back to its title. */
-  const closed = useRef<string | undefined>(undefined);
   /**
-   * The entry the address names (`#history/<id>`, as a tool's card links to its last call): opened
-   * each time the address comes to name it, the detail's heading taking the focus (a new detail).
+   * The entry the address names whose detail a filter change closed (the list no longer holds
+   * it): not shown, the address as it was, until its title is pressed or the address changes.
+   */
+  const [dismissed, setDismissed] = useState<string | undefined>(undefined);
+  if (dismissed !== undefined && address !== dismissed) setDismissed(undefined);
+  /**
+   * The entry whose detail is shown: the one the address names (`#history/<id>`, as a tool's card
+   * links to its last call), kept while another screen is shown, for the History link of the bar.
+   */
+  const {
+    detailKey: open,
+    returned,
+    done: returnDone
+  } = useKeptDetail(active, address === dismissed ? undefined : address, keptDetail);
+  /**
+   * Bumped each time a detail opens (the address comes to name an entry, or its title is pressed
+   * again): a new detail, read afresh, its heading taking the focus. Not on the return to a kept one.
    */
   const [visit, setVisit] = useState(0);
-  /** The address as last seen, while History was shown: Back from an entry's closes its detail. */
-  const lastAddress = useRef<string | undefined>(undefined);
-  useEffect(() => {
-    const was = lastAddress.current;
-    if (active) lastAddress.current = address;
-    if (address === undefined) {
-      // Back (or a link to History itself) from the entry the address named, on this screen: closed,
-      // as Close does; the focus back on its row. Another screen shown keeps it open for the return.
-      if (active && was !== undefined && openNow.current === was) {
-        closed.current = was;
-        setOpen(undefined);
-      }
-      return;
-    }
-    setOpen(address);
-    setVisit((n) => n + 1);
-  }, [address, active]);
-  const closeOpen = () => {
-    setOpen(undefined);
-    closed.current = open;
-    // Closed, the address no longer names it (a link to it again is a move then, and opens it).
-    if (address !== undefined) {
-      lastAddress.current = undefined;
-      location.hash = '#history';
-    }
-  };
+  const [visited, setVisited] = useState(open);
+  if (visited !== open) {
+    setVisited(open);
+    if (open !== undefined) setVisit((n) => n + 1);
+  }
+  // Back from another screen to the detail it kept (the History link goes to its address): its
+  // heading holds the focus again (not the screen's, which would take the page to the top), and
+  // the page is where it was.
   useLayoutEffect(() => {
-    const id = closed.current;
+    if (!returned) return;
+    window.scrollTo(0, returned.scrollY);
+    document.getElementById('history-detail-title')?.focus({ preventScroll: true });
+    returnDone();
+  }, [returned, returnDone]);
+  /** The entry whose detail its Close button (or Escape) closed: the focus goes back to its title. */
+  const closed = useRef<string | undefined>(undefined);
+  const closeOpen = () => {
+    closed.current = open;
+    if (address !== undefined) location.hash = '#history';
+  };
+  /** The detail shown last: the browser's Back closes it too, without Close. */
+  const wasOpen = useRef(open);
+  useLayoutEffect(() => {
+    const previous = wasOpen.current;
+    wasOpen.current = open;
+    const id = closed.current ?? previous;
     if (open !== undefined || id === undefined) return;
+    const byClose = closed.current !== undefined;
     closed.current = undefined;
+    // After Back, only a focus the closed detail held (now on the page) goes back to its title;
+    // a filter that closed it keeps the focus it has.
+    const focus = document.activeElement;
+    if (!byClose && focus && focus !== document.body && document.contains(focus)) return;
     document.querySelector<HTMLElement>(`li[data-history-id="${CSS.escape(id)}"] .history-title`)?.focus();
   }, [open]);
 
@@ -167,7 +189,7 @@ export function HistoryScreen({
         const close = () => {
           if (inputsNow.current !== inputs || openNow.current !== shown) return;
           if (document.activeElement?.closest('.history-detail')) document.getElementById('heading-history')?.focus();
-          setOpen(undefined);
+          setDismissed(shown);
         };
         // Not on the first page, but maybe on a later one (opened after More): the host says
         // whether it still matches; a failed question leaves it open.
@@ -322,11 +344,15 @@ export function HistoryScreen({
           const forCallId = `history-for-call-${encodeURIComponent(entry.id)}`;
           // Why it failed, so that the list says it without opening the entry (as the Tasks row does).
           const reason = failedEntryReason(entry);
+          // The person's Decline of its question, held in the Inbox's undo window: said as its Tasks row says it.
+          const held = heldAnswerOf(entry);
+          const heldId = `history-held-${encodeURIComponent(entry.id)}`;
           const describedBy = [
             entry.forCall === undefined ? undefined : forCallId,
             entry.preview === undefined ? undefined : previewId,
             metaId,
-            reason && reasonId
+            reason && reasonId,
+            held && heldId
           ]
             .filter(Boolean)
             .join(' ');
@@ -343,8 +369,8 @@ export function HistoryScreen({
                     const href = historyHref(entry.id);
                     if (location.hash !== href) location.hash = href;
                     else {
-                      // Named already (its detail closed by a filter meanwhile): opened again here.
-                      setOpen(entry.id);
+                      // Named already (its detail closed by a filter meanwhile, or open): opened afresh here.
+                      setDismissed(undefined);
                       setVisit((n) => n + 1);
                     }
                   }}
@@ -371,7 +397,11 @@ export function HistoryScreen({
               <span id={metaId} className="meta">
                 {kindWords(entry.kind)}
                 <TaskWords entry={entry} /> · {entry.direction === 'received' ? 'from' : 'to'} {entry.serverName} ·{' '}
-                <StatusBadge status={entry.status} rejected={entry.rejected === true} label={endLabel(entry)} />
+                <StatusBadge
+                  status={entry.status}
+                  rejected={entry.rejected === true}
+                  label={held ? heldLabel(held) : endLabel(entry)}
+                />
                 {entry.unanswered ? ' (unanswered)' : null}
                 {entry.edited ? ` · ${CHANGED_BY_YOU}` : null}
                 {entry.origin ? ` · ${BY_THE_ASSISTANT}` : null} · <DateTime iso={entry.createdAt} />
@@ -382,6 +412,11 @@ export function HistoryScreen({
                   {reason}
                 </span>
               )}
+              {held ? (
+                <span id={heldId} className="history-held muted">
+                  {heldEntryWords(held)}
+                </span>
+              ) : null}
             </li>
           );
         })}

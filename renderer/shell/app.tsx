@@ -1,13 +1,4 @@
-import {
-  useCallback,
-  useEffect,
-  useMemo,
-  useRef,
-  useState,
-  useSyncExternalStore,
-  type MouseEvent,
-  type ReactNode
-} from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore, type ReactNode } from 'react';
 import type { ConversationSummary } from '../../app/contract/assistant.js';
 import { AssistantScreen } from '../assistant/assistant-screen.js';
 import { AuditScreen } from '../audit/audit-screen.js';
@@ -19,6 +10,8 @@ import { listsFreshness } from '../store/desk-state.js';
 import type { DeskStore } from '../store/desk-store.js';
 import { TasksScreen } from '../tasks/tasks-screen.js';
 import { taskDetailHref } from '../components/task-address.js';
+import { followKeptDetail } from '../components/kept-detail.js';
+import { historyHref } from '../tools/last-call.js';
 import { ToolsScreen, type ToolsRequest } from '../tools/tools-screen.js';
 import type { Announcer } from './announcer.js';
 import { Banners, ConnectionNotice } from './banners.js';
@@ -93,18 +86,16 @@ function Shell({ root, toolsRequest }: { root: HTMLElement; toolsRequest: ToolsR
   const asOfLabel = stale ? `, ${asOf.toLowerCase()}` : '';
   const { screen, moves, sub } = useScreen();
   useDeskNotifications();
-  /** The task detail the Tasks screen keeps while another screen is shown: its link goes back to it. */
+  /** The details Tasks and History keep while another screen is shown: their links go back to them. */
   const keptTask = useRef<string | undefined>(undefined);
-  const backToKept = useCallback((event: MouseEvent<HTMLAnchorElement>) => {
-    const key = keptTask.current;
-    // A plain click only (one with a modifier opens the link elsewhere, as ever).
-    if (key === undefined || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey)
-      return;
-    // Its address pushed in place of `#tasks`: Back goes to the screen the person came from, and
-    // Back or Forward onto an older `#tasks` shows the list, as any other link to the list does.
-    event.preventDefault();
-    location.hash = taskDetailHref(key);
-  }, []);
+  const keptEntry = useRef<string | undefined>(undefined);
+  const backToKept = useMemo(
+    () => ({
+      tasks: followKeptDetail(keptTask, taskDetailHref),
+      history: followKeptDetail(keptEntry, historyHref)
+    }),
+    []
+  );
   const headings = useRef(new Map<Screen, HTMLHeadingElement>());
   const headingRef = useCallback(
     (name: Screen) => (element: HTMLHeadingElement | null) => {
@@ -177,7 +168,7 @@ function Shell({ root, toolsRequest }: { root: HTMLElement; toolsRequest: ToolsR
                     href={`#${name}`}
                     data-screen={name}
                     aria-current={screen === name ? 'page' : undefined}
-                    onClick={name === 'tasks' ? backToKept : undefined}
+                    onClick={name === 'tasks' || name === 'history' ? backToKept[name] : undefined}
                   >
                     {SCREEN_TITLES[name]}
                     {/* No badge while nothing waits: a hidden "0" took the tab's room and was in its text. */}
@@ -238,6 +229,7 @@ function Shell({ root, toolsRequest }: { root: HTMLElement; toolsRequest: ToolsR
             active={screen === 'history'}
             headingRef={refs.history}
             address={screen === 'history' ? sub : undefined}
+            keptDetail={keptEntry}
           />
         )}
         {section(

@@ -5,7 +5,7 @@ import type { LiveStream } from '../store/desk-state.js';
 import type { HeldAnswer } from '../store/held-answers.js';
 import { useDesk, useDeskState } from '../shell/desk-context.js';
 import { TaskDetail } from './task-detail.js';
-import { useKeptDetail, type KeptDetailSlot } from './kept-detail.js';
+import { useKeptDetail, type KeptDetailSlot } from '../components/kept-detail.js';
 import { TaskFilters } from './task-filters.js';
 import { anyFilterSet, FilterCount, matchCount, useFilterCount } from '../components/filter-fields.js';
 import { KIND_WORDS } from '../components/kind-words.js';
@@ -92,7 +92,12 @@ export function TasksScreen({
   const open = useCallback((key: string) => {
     location.hash = taskDetailHref(key);
   }, []);
-  const { detailKey, returned, done: returnDone } = useKeptDetail(active, openKey, keptDetail);
+  /** Whether a task is still in the list (not expired nor forgotten): its detail kept only so. */
+  const listed = (key: string) => {
+    const id = key.slice(key.indexOf(':') + 1);
+    return key.startsWith('received:') ? id in tasks : key.startsWith('requested:') && id in outbound;
+  };
+  const { detailKey, returned, done: returnDone } = useKeptDetail(active, openKey, keptDetail, listed);
   // Back from another screen to the detail it kept (the Tasks link goes to its address): its
   // heading holds the focus again (not the screen's, which would take the page to the top), and
   // the page is where it was (`VirtualRows` puts it there as its rows come).

@@ -172,14 +172,14 @@ export function hostMethods(parts: HostMethodParts): HostMethodTable {
       if (!parts.registry.get(serverId)) throw new HostError(JsonRpcCode.InvalidParams, `Unknown server ${serverId}`);
       return parts.stderr(serverId);
     },
-    'servers.importFind': ({ projectDirs, text }) => ({
-      sources: findImports(parts.importPlaces, existingServers(parts.registry), {
+    'servers.importFind': async ({ projectDirs, text }) => ({
+      sources: await findImports(parts.importPlaces, existingServers(parts.registry), {
         ...(projectDirs && { projectDirs }),
         ...(text !== undefined && { text })
       })
     }),
     'servers.importAdd': async (request) => {
-      const plan = planImport(parts.importPlaces, existingServers(parts.registry), request);
+      const plan = await planImport(parts.importPlaces, existingServers(parts.registry), request);
       const added: HostResult<'servers.importAdd'>['added'] = [];
       const from = 'path' in request.origin ? request.origin.path : 'pasted text';
       for (const { key, config } of plan.add) {

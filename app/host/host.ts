@@ -909,6 +909,9 @@ export class Host {
     if (inFlight && inFlight.closes === closes) return inFlight.connecting;
     const connecting = this.#connect(serverId).finally(() => {
       if (this.#connectsInFlight.get(serverId)?.connecting === connecting) this.#connectsInFlight.delete(serverId);
+      // Ended before it made a connection (overtaken by a close, or thrown): its server, shown as
+      // connecting meanwhile (see `#serverView`), is told as it is now.
+      this.#tellUnconnected(serverId);
     });
     this.#connectsInFlight.set(serverId, { connecting, closes });
     return connecting;
@@ -1138,6 +1141,9 @@ export class Host {
   async #closeConnection(serverId: string, by: ClosedBy | undefined, act: YourAct | undefined): Promise<void> {
     // A connect still on its way makes no connection after this close.
     this.#closes.set(serverId, (this.#closes.get(serverId) ?? 0) + 1);
+    // One it overtakes leaves the server idle, which is told now, unless a Remove or a restart follows.
+    if (act !== 'removed' && act !== 'restarted' && this.#connectsInFlight.has(serverId))
+      this.#tellUnconnected(serverId);
     const connection = this.#connections.get(serverId);
     const status = connection?.state.status;
     // A call waiting for the server's sign-in ends with the act, connected or not: it is not sent
@@ -1320,6 +1326,24 @@ export class Host {
     this.#marker?.remove();
   }
 
+  /** Whether a connect is on its way that no close has overtaken, before it has made its connection. */
+  #connectPending(serverId: string): boolean {
+    const inFlight = this.#connectsInFlight.get(serverId);
+    return (
+      !this.#closing &&
+      !this.#connections.has(serverId) &&
+      inFlight !== undefined &&
+      inFlight.closes === (this.#closes.get(serverId) ?? 0)
+    );
+  }
+
+  /** Tells the Desk the state of a server with no connection, whose connect ended or was overtaken. */
+  #tellUnconnected(serverId: string): void {
+    const config = this.#registry.get(serverId);
+    if (config && !this.#connections.has(serverId))
+      this.events.emit('server.state', { serverId, state: this.#serverView(config).state });
+  }
+
   #serverView(config: ServerConfig): ServerView {
     const transport = config.transport;
     return {
@@ -1336,7 +1360,10 @@ export class Host {
       state: this.#viewState(
         // Redacted by the connection's config, which holds the secrets' values.
         redactedState(
-          this.#connections.get(config.id)?.state ?? { status: 'idle' },
+          // A connect waiting for its secrets, the PATH or a sign-in is connecting, not idle: the
+          // Desk can tell it from one a close overtook, which is left idle.
+          this.#connections.get(config.id)?.state ??
+            (this.#connectPending(config.id) ? { status: 'connecting' } : { status: 'idle' }),
           this.#connections.get(config.id)?.config ?? config
         ),
         config

@@ -91,9 +91,9 @@ export function idFor(key: string): string {
  * does not exist, or is not a folder (nor a file, which is read as a config). Said rather than
  * only that its two files were not found.
  */
-function folderProblem(folder: string): string | undefined {
+async function folderProblem(folder: string): Promise<string | undefined> {
   try {
-    return fs.statSync(folder).isDirectory() ? undefined : `${folder} is not a folder or a config file`;
+    return (await fs.promises.stat(folder)).isDirectory() ? undefined : `${folder} is not a folder or a config file`;
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     return code === 'ENOENT' || code === 'ENOTDIR' ? `The folder ${folder} does not exist` : undefined;
@@ -101,37 +101,69 @@ function folderProblem(folder: string): string | undefined {
 }
 
 /** The largest file read as a config: configs are a few kilobytes, and a far larger file is not one. */
-const MAX_CONFIG_BYTES = 4 * 1024 * 1024;
+export const MAX_CONFIG_BYTES = 4 * 1024 * 1024;
 
-/** A file's text, read only, or why not; never waits on what is not a regular file (a named pipe, a device). */
-function readRegularFile(where: string): { text: string } | { code: string } | { problem: string } {
-  let fd: number;
+/** How much one read asks for: a config is read in one or two, and a file of unknown size a bit at a time. */
+const READ_CHUNK_BYTES = 64 * 1024;
+
+/**
+ * A file's text, read only, or why not. What is not a regular file (a named pipe, a device, a
+ * socket) is never opened: its kind is known from `stat` first, through any symlink. At most
+ * {@link MAX_CONFIG_BYTES} and a chunk are read, whatever its size says: a file that grows while
+ * read, or one of /proc or /sys that says 0 bytes, is refused as too big once it has more. Reads
+ * are asynchronous, so a slow disk or network share does not hold up the host.
+ */
+async function readRegularFile(where: string): Promise<{ text: string } | { code: string } | { problem: string }> {
+  const notRegular = { problem: `${where} is not a config file (not a regular file)` };
+  const tooBig = { problem: `${where} is too big to be a config` };
+  let before: fs.Stats;
   try {
-    // Non-blocking, so opening a named pipe does not wait for a writer; a regular file reads as ever.
-    fd = fs.openSync(where, fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK ?? 0));
+    before = await fs.promises.stat(where);
+  } catch (error) {
+    return { code: (error as NodeJS.ErrnoException).code ?? String(error) };
+  }
+  if (before.isDirectory()) return { code: 'EISDIR' };
+  if (!before.isFile()) return notRegular;
+  if (before.size > MAX_CONFIG_BYTES) return tooBig;
+  let file: fs.promises.FileHandle;
+  try {
+    // Should the path be made a named pipe or a device after the stat, the open neither waits
+    // for a writer (non-blocking) nor makes a terminal the host's (no controlling tty).
+    const { O_RDONLY, O_NONBLOCK, O_NOCTTY } = fs.constants;
+    file = await fs.promises.open(where, O_RDONLY | (O_NONBLOCK ?? 0) | (O_NOCTTY ?? 0));
   } catch (error) {
     return { code: (error as NodeJS.ErrnoException).code ?? String(error) };
   }
   try {
-    const stat = fs.fstatSync(fd);
-    if (stat.isDirectory()) return { code: 'EISDIR' };
-    if (!stat.isFile()) return { problem: `${where} is not a config file (not a regular file)` };
-    if (stat.size > MAX_CONFIG_BYTES) return { problem: `${where} is too big to be a config` };
-    return { text: fs.readFileSync(fd, 'utf8') };
+    const stat = await file.stat();
+    if (!stat.isFile()) return notRegular;
+    // Whole chunks (/proc/self/pagemap answers only reads of 8 bytes and more), until there is
+    // more than allowed: the file is too big, whatever its size said.
+    const chunks: Buffer[] = [];
+    let length = 0;
+    for (;;) {
+      const chunk = Buffer.allocUnsafe(READ_CHUNK_BYTES);
+      const { bytesRead } = await file.read(chunk, 0, chunk.length, length);
+      if (bytesRead === 0) break;
+      chunks.push(chunk.subarray(0, bytesRead));
+      length += bytesRead;
+      if (length > MAX_CONFIG_BYTES) return tooBig;
+    }
+    return { text: Buffer.concat(chunks, length).toString('utf8') };
   } catch (error) {
     return { code: (error as NodeJS.ErrnoException).code ?? String(error) };
   } finally {
-    fs.closeSync(fd);
+    await file.close().catch(() => undefined);
   }
 }
 
 /** Reads and parses one file, in words when it cannot be: never throws, never writes. */
-function readFile(file: KnownFile): ReadSource {
-  const read = readRegularFile(file.path);
+async function readFile(file: KnownFile): Promise<ReadSource> {
+  const read = await readRegularFile(file.path);
   if ('problem' in read) return { file, kind: file.kind, exists: true, error: read.problem };
   if ('code' in read) {
     if (read.code === 'ENOENT' || read.code === 'ENOTDIR') {
-      const folder = file.workspaceFolder === undefined ? undefined : folderProblem(file.workspaceFolder);
+      const folder = file.workspaceFolder === undefined ? undefined : await folderProblem(file.workspaceFolder);
       return { file, kind: file.kind, exists: false, ...(folder !== undefined && { error: folder }) };
     }
     return { file, kind: file.kind, exists: true, error: `${file.path} could not be read (${read.code})` };
@@ -151,9 +183,9 @@ function givenFile(places: ImportPlaces, where: string): KnownFile {
 }
 
 /** Whether a path given under Project folders is a file (read as a config) rather than a folder. */
-function isFileAt(where: string): boolean {
+async function isFileAt(where: string): Promise<boolean> {
   try {
-    return fs.statSync(where).isFile();
+    return (await fs.promises.stat(where)).isFile();
   } catch {
     return false;
   }
@@ -206,22 +238,24 @@ function sourceView(source: ReadSource, existing: ExistingServers, label: string
 }
 
 /** What `servers.importFind` answers: every known file (found or not), and the pasted text if any. */
-export function findImports(
+export async function findImports(
   places: ImportPlaces,
   existing: ExistingServers,
   options: { projectDirs?: readonly string[]; text?: string }
-): ImportSource[] {
+): Promise<ImportSource[]> {
   const given = options.projectDirs ?? [];
+  const isFile = await Promise.all(given.map(isFileAt));
   const files = knownFiles(
     places,
-    given.filter((where) => !isFileAt(where))
+    given.filter((_, index) => !isFile[index])
   );
   // A file given is read as that config, once (a known one may be in the list already).
-  for (const where of given.filter(isFileAt)) {
+  for (const where of given.filter((_, index) => isFile[index])) {
     const file = givenFile(places, where);
     if (!files.some((known) => known.path === file.path)) files.push(file);
   }
-  const sources = files.map((file) => sourceView(readFile(file), existing, file.label));
+  const read = await Promise.all(files.map(readFile));
+  const sources = files.map((file, index) => sourceView(read[index]!, existing, file.label));
   if (options.text !== undefined && options.text.trim() !== '')
     sources.push(
       sourceView({ ...readText(options.text, 'pasted', 'The pasted text'), exists: true }, existing, 'Pasted JSON')
@@ -242,7 +276,7 @@ export interface ImportPick {
  * input a picked server uses has no value: a broken import adds nothing. A server the other app
  * has switched off (`"disabled": true`) is added with `autoConnect: false`, whatever was asked.
  */
-export function planImport(
+export async function planImport(
   places: ImportPlaces,
   existing: ExistingServers,
   request: {
@@ -252,11 +286,14 @@ export function planImport(
     inputs: Record<string, string>;
     autoConnect: boolean;
   }
-): { add: Array<{ key: string; config: ServerConfigInput }>; skipped: Array<{ key: string; reason: string }> } {
+): Promise<{
+  add: Array<{ key: string; config: ServerConfigInput }>;
+  skipped: Array<{ key: string; reason: string }>;
+}> {
   let source: ReadSource;
   if ('path' in request.origin) {
     const file = givenFile(places, request.origin.path);
-    source = readFile(file);
+    source = await readFile(file);
     if (!source.exists) throw new HostError(JsonRpcCode.InvalidParams, `${file.path} does not exist`);
   } else source = { ...readText(request.origin.text, 'pasted', 'The pasted text'), exists: true };
   if (source.error !== undefined || !source.contents)

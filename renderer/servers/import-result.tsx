@@ -17,26 +17,34 @@ export interface ImportDone {
  *
  * It is said once, when no server it added is still connecting: what was imported and which did
  * not connect, in one announcement (the sentence itself is not a live region, to be said twice).
+ * A server the list had and has no more was removed since: that is its outcome, not a wait. One
+ * left idle (a Disconnect overtook its connect) is not connecting: the core shows a connect on
+ * its way as connecting.
  */
 export function ImportResult({ done, said }: { done: ImportDone; said: RefObject<HTMLParagraphElement | null> }) {
   const { announce } = useDesk();
   const states = useDeskState((state) => state.servers);
+  // The servers of this import the list has had: one it has no more was removed.
+  const listedOnce = useRef<{ done: ImportDone; ids: Set<string> }>({ done, ids: new Set() });
+  if (listedOnce.current.done !== done) listedOnce.current = { done, ids: new Set() };
   const stateOf = (one: AddedServer): ResultState => {
+    const listed = states.find((server) => server.id === one.id);
+    if (listed) listedOnce.current.ids.add(one.id);
+    else if (listedOnce.current.ids.has(one.id)) return { is: 'removed' };
     if (one.offIn !== undefined) return { is: 'off', app: one.offIn };
     if (!one.autoConnect) return { is: 'left' };
-    const listed = states.find((server) => server.id === one.id);
     // Not listed yet (the list follows the import): it is about to connect.
     if (!listed) return { is: 'connecting' };
     const state = listed.state;
-    switch (state?.status) {
+    switch (state.status) {
       case 'ready':
         return { is: 'connected' };
       case 'failed':
         return { is: 'failed', reason: firstWords(state.reason) };
       case 'connecting':
-      case 'idle':
         return { is: 'connecting' };
-      default:
+      case 'idle':
+      case 'closed':
         return { is: 'left' };
     }
   };

@@ -73,10 +73,15 @@ export type ResultState =
   | { is: 'failed'; reason: string }
   /** Not connected: the app it came from has it switched off. */
   | { is: 'off'; app: string }
-  /** Not connected, and not to be (the person unticked "Connect them now"). */
-  | { is: 'left' };
+  /** Not connected, and not to be (the person unticked "Connect them now"), or disconnected since. */
+  | { is: 'left' }
+  /** Removed from Taskdesk since it was imported: it has no card to go to. */
+  | { is: 'removed' };
 
-/** The result line in parts: words, and the servers it names (each once), which the panel makes ways to their cards. */
+/**
+ * The result line in parts: words, and the servers it names (each once), which the panel makes
+ * ways to their cards; a server removed since is named in words, having no card.
+ */
 export type ResultPart = string | ResultServer;
 
 /**
@@ -87,10 +92,11 @@ export type ResultPart = string | ResultServer;
  */
 export function importedWords(added: ReadonlyArray<ResultServer & { state: ResultState }>): ResultPart[] {
   if (added.length === 0) return ['Nothing was imported.'];
+  const removed = new Set(added.flatMap((server) => (server.state.is === 'removed' ? [server.id] : [])));
   const names = (list: readonly ResultServer[]): ResultPart[] =>
     list.flatMap((server, index) => [
       ...(index === 0 ? [] : [index === list.length - 1 ? ' and ' : ', ']),
-      { id: server.id, name: server.name }
+      removed.has(server.id) ? server.name : { id: server.id, name: server.name }
     ]);
   const group = (state: ResultState) => (state.is === 'off' ? `off:${state.app}` : state.is);
   const first = added[0]!.state;
@@ -107,7 +113,9 @@ export function importedWords(added: ReadonlyArray<ResultServer & { state: Resul
             ? `; it did not connect (${first.reason}).`
             : first.is === 'off'
               ? `; ${one ? 'it is' : 'they are'} not connected, since ${one ? 'it is' : 'they are'} switched off in ${first.app}.`
-              : '.';
+              : first.is === 'removed'
+                ? `; ${one ? 'it was' : added.length === 2 ? 'both were' : 'all were'} removed since.`
+                : '.';
     return ['Imported ', ...names(added), end];
   }
   const parts: ResultPart[] = [`Imported ${added.length} servers.`];
@@ -133,6 +141,7 @@ export function importedWords(added: ReadonlyArray<ResultServer & { state: Resul
       added.filter(({ state }) => state.is === 'off' && state.app === app)
     );
   line('Not connected', of('left'));
+  line('Removed since', of('removed'));
   return parts;
 }
 

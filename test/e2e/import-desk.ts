@@ -1,7 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import type { BrowserServer } from '../../app/browser/browser-server.js';
 import { createHost, type Host } from '../../app/host/host.js';
-import { InMemoryKeyStore } from '../../app/sampling/key-store.js';
+import { InMemoryKeyStore, type KeyStore } from '../../app/sampling/key-store.js';
 import { tempDir } from '../support/host-fixture.js';
 import { buildRenderer, openDesk } from './renderer-build.js';
 
@@ -26,6 +26,8 @@ export interface ImportDesk {
 export async function openImportDesk(options: {
   viewport: { width: number; height: number };
   writeHome?: (home: string) => void;
+  /** Where the host keeps secrets (an imported server's secret env vars); by default one in memory. */
+  keyStore?: KeyStore;
 }): Promise<ImportDesk> {
   const built = await buildRenderer();
   const data = tempDir();
@@ -43,7 +45,7 @@ export async function openImportDesk(options: {
     const host = createHost({
       dataDir: data.dir,
       autoConnect: false,
-      keyStore: new InMemoryKeyStore(),
+      keyStore: options.keyStore ?? new InMemoryKeyStore(),
       loginEnv: async () => ({ ...process.env }),
       importPlaces: { home: home.dir, platform: 'linux' }
     });

@@ -1,10 +1,12 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
+import net from 'node:net';
 import path from 'node:path';
 import { describe, it } from 'node:test';
 import { createHost, type Host } from '../../app/host/host.js';
 import { InMemoryKeyStore } from '../../app/sampling/key-store.js';
+import { MAX_CONFIG_BYTES } from '../../app/servers-import/server-import.js';
 import { nextEvent, tempDir } from '../support/host-fixture.js';
 import { root } from '../e2e/renderer-build.js';
 
@@ -478,6 +480,59 @@ describe('importing the servers of other hosts', () => {
       } finally {
         elsewhere.remove();
       }
+    });
+  });
+
+  it('reads at most 4 MiB of a file, whatever its size says, and opens only a regular file, through a symlink too', async () => {
+    await withHost(async (host, home, project) => {
+      const cursorFile = path.join(project, '.cursor/mcp.json');
+      const errorOf = async (where: string) =>
+        (await host.call('servers.importFind', { projectDirs: [project] })).sources.find(
+          (source) => source.path === where
+        )?.error;
+      const linkTo = (target: string) => {
+        fs.rmSync(cursorFile, { force: true });
+        fs.symlinkSync(target, cursorFile);
+      };
+
+      // A config of exactly 4 MiB is read; its size is not what refuses a file.
+      const edge = path.join(home, 'edge.json');
+      const json = '{"mcpServers": {"edge": {"command": "edge-mcp"}}}';
+      fs.writeFileSync(edge, json + ' '.repeat(MAX_CONFIG_BYTES - json.length));
+      const atEdge = (await host.call('servers.importFind', { projectDirs: [edge] })).sources.find(
+        (source) => source.path === edge
+      );
+      assert.deepEqual([atEdge?.error, atEdge?.servers.map((server) => server.key)], [undefined, ['edge']]);
+
+      // /proc/self/pagemap says it has 0 bytes and holds 8 for every page of the address space
+      // (hundreds of gigabytes): as a file that grows while it is read, it is refused once it
+      // has more than 4 MiB, not read to its end.
+      const pagemap = '/proc/self/pagemap';
+      assert.equal(fs.statSync(pagemap).size, 0);
+      linkTo(pagemap);
+      assert.equal(await errorOf(cursorFile), `${cursorFile} is too big to be a config`);
+      await assert.rejects(
+        host.call('servers.importAdd', { origin: { path: pagemap }, picks: [{ key: 'x' }], onClash: 'skip' }),
+        /\/proc\/self\/pagemap is too big to be a config/
+      );
+
+      // What is not a regular file is known by its kind before anything opens it. A socket shows
+      // it: opening one fails (ENXIO), which would be said as "could not be read".
+      const elsewhere = tempDir('taskdesk-socket-');
+      const socket = net.createServer();
+      try {
+        const socketPath = path.join(elsewhere.dir, 'mcp.sock');
+        await new Promise<void>((resolve) => socket.listen(socketPath, resolve));
+        linkTo(socketPath);
+        assert.equal(await errorOf(cursorFile), `${cursorFile} is not a config file (not a regular file)`);
+      } finally {
+        await new Promise((resolve) => socket.close(resolve));
+        elsewhere.remove();
+      }
+      // A device likewise, where a project's config is expected.
+      linkTo('/dev/zero');
+      assert.equal(await errorOf(cursorFile), `${cursorFile} is not a config file (not a regular file)`);
+      assert.deepEqual(await host.call('servers.list', {}), []);
     });
   });
 });

@@ -230,4 +230,16 @@ describe('the line of what an import did', () => {
       'Imported 2 servers. Did not connect: [github] (no docker); [weather] (no uvx).'
     );
   });
+
+  it('names one removed since in words, having no card to go to', () => {
+    assert.equal(imported(['notes', { is: 'removed' }]), 'Imported notes; it was removed since.');
+    assert.equal(
+      imported(['a', { is: 'removed' }], ['b', { is: 'removed' }]),
+      'Imported a and b; both were removed since.'
+    );
+    assert.equal(
+      imported(['filesystem', { is: 'connected' }], ['notes', { is: 'left' }], ['github', { is: 'removed' }]),
+      'Imported 3 servers. Connected: [filesystem]. Not connected: [notes]. Removed since: github.'
+    );
+  });
 });

@@ -4,31 +4,7 @@ import { CreateTaskResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { Locator, Page } from 'playwright-core';
 import { peerServer } from '../support/host-fixture.js';
 import { startDesk, type DeskFixture } from './desk-fixture.js';
-
-/** A question asked as a task, with one text field. */
-const question = (message: string) => ({
-  method: 'elicitation/create' as const,
-  params: {
-    mode: 'form' as const,
-    message,
-    requestedSchema: { type: 'object' as const, properties: { region: { type: 'string' as const, title: 'Region' } } },
-    task: { ttl: 600_000 }
-  }
-});
-
-/** The page's address, as the Desk reads it. */
-const hash = (page: Page) => page.evaluate(() => location.hash);
-
-/** Scrolls the page to `y` and waits for the scroll to be told to the page's listeners. */
-const scrollTo = (page: Page, y: number) =>
-  page.evaluate(
-    (to) =>
-      new Promise<number>((resolve) => {
-        window.addEventListener('scroll', () => resolve(window.scrollY), { once: true });
-        window.scrollTo(0, to);
-      }),
-    y
-  );
+import { hash, question, scrollTo } from './detail-return.js';
 
 /**
  * Screens stay mounted while hidden, and keep their state: an entry's detail open on the History

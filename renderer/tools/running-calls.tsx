@@ -7,6 +7,8 @@ import { busyProps } from '../components/busy-props.js';
 import { useDesk, useDeskState } from '../shell/desk-context.js';
 import { waitingHref, waitingLead } from './waiting-words.js';
 import { CallSignInWait } from './sign-in-wait.js';
+import { callsOfForms } from './form-calls.js';
+import { callWords } from './last-call-status.js';
 
 /** When a call started, to the second: what tells two calls of one tool apart. */
 const startFormat = new Intl.DateTimeFormat(undefined, { timeStyle: 'medium' });
@@ -61,12 +63,18 @@ export function RunningCall({ call, inList }: { call: PlainCallView; inList: boo
         onClick={() => {
           if (cancelling) return;
           cancelledHere.add(call.callId);
+          // Read now: the form's call may end (and leave the set) before the cancel's answer.
+          const formSays = callsOfForms.has(call.callId);
           setCancelling(true);
           clear();
           void client
             .call('tools.cancelCall', { callId: call.callId })
             .then(
-              () => announce(`${call.toolName} cancelled.`),
+              // Its form, if this page started it from one, says so itself; named with its
+              // server, as the form's words are: two servers may have a tool of one name.
+              () => {
+                if (!formSays) announce(`${callWords(call.toolName, call.serverName)} cancelled.`);
+              },
               (error: unknown) => {
                 cancelledHere.delete(call.callId);
                 fail(`${call.toolName} was not cancelled.`, error);

@@ -19,6 +19,7 @@ import { argumentValues } from '../forms/schema-values.js';
 import { INVALID_PARAMS, toHostCallError } from '../host-client.js';
 import { useDesk, useDeskState } from '../shell/desk-context.js';
 import { callResultWords, callRunningWords, callWords } from './last-call-status.js';
+import { callsOfForms } from './form-calls.js';
 import { placeProblems } from './argument-problems.js';
 import { focusFirstField } from './first-field.js';
 import { StartedTask } from './started-task.js';
@@ -169,6 +170,7 @@ export function ToolCallForm({
     const callId = newCallId();
     sentAsTask.current = runsAsTask;
     setSentCall(callId);
+    callsOfForms.add(callId);
     try {
       const outcome = await client.call('tools.call', {
         serverId,
@@ -237,6 +239,7 @@ export function ToolCallForm({
         );
       } else show(failureOf(`The call of ${tool.name} failed.`, error));
     } finally {
+      callsOfForms.delete(callId);
       setBusy(false);
       setSentCall(undefined);
     }

@@ -96,4 +96,37 @@ describe('what the live region says of a plain tool call on the Tools screen', (
     );
     assert.deepEqual(d.pageErrors, []);
   });
+
+  it('says a call cancelled from Running calls once, naming its server, whether its form or another window started it', async () => {
+    const { page, fixture } = d;
+    await recordSaid(page);
+    await callAsk('beta');
+    await page.evaluate(() => (location.hash = '#tools/running'));
+    await page.getByRole('button', { name: /^Cancel ask on Server beta, started .*, in Running calls$/ }).click();
+    await saidTimes(page, /The call of ask on Server beta was cancelled\./);
+    // Started from its form here: the form says it, and Running calls does not say it again.
+    assert.deepEqual(
+      (await said(page)).filter((text) => text.includes('cancelled')),
+      ['The call of ask on Server beta was cancelled.']
+    );
+
+    // Started elsewhere (another window, here the host itself): Running calls says it.
+    await recordSaid(page);
+    const asked = nextEvent(fixture.host, 'inbox.added', ({ item }) => item.serverId === 'alpha');
+    const call = fixture.host.call('tools.call', {
+      serverId: 'alpha',
+      name: 'ask',
+      arguments: {},
+      callId: 'elsewhere-1'
+    });
+    const ended = call.then(
+      () => undefined,
+      (error: unknown) => error
+    );
+    await asked;
+    await page.getByRole('button', { name: /^Cancel ask on Server alpha, started .*, in Running calls$/ }).click();
+    await saidTimes(page, /^ask on Server alpha cancelled\.$/);
+    await ended;
+    assert.deepEqual(d.pageErrors, []);
+  });
 });

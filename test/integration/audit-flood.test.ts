@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterEach, describe, it } from 'node:test';
 import { CreateTaskResultSchema, GetTaskResultSchema, ListTasksResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { ManualClock } from '../support/manual-clock.js';
-import { peerServer, startHostWith, type InMemoryHostFixture } from '../support/host-fixture.js';
+import { peerServer, startHostWith, type InMemoryHostFixture, filesUnder } from '../support/host-fixture.js';
 
 const formParams = {
   mode: 'form',
@@ -80,10 +80,3 @@ describe('the audit log under a hostile server', () => {
     assert.ok(bytes < 512 * 1024, `the whole flood costs the log little (${bytes} bytes)`);
   });
 });
-
-function filesUnder(dir: string): string[] {
-  return fs
-    .readdirSync(dir, { recursive: true, withFileTypes: true })
-    .filter((entry) => entry.isFile())
-    .map((entry) => path.join(entry.parentPath, entry.name));
-}

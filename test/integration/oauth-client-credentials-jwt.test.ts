@@ -4,8 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { createHost, type Host } from '../../app/host/host.js';
-import type { ServerView } from '../../app/contract/host-api.js';
-import { tempDir } from '../support/host-fixture.js';
+import { tempDir, filesUnder, reasonOf } from '../support/host-fixture.js';
 import { ManualClock } from '../support/manual-clock.js';
 import { startOAuthTestServers, type OAuthTestServers } from '../support/oauth-test-servers.js';
 
@@ -30,19 +29,6 @@ function keyBody(pem: string): string {
     .split('\n')
     .filter((line) => line !== '' && !line.startsWith('-----'))
     .join('');
-}
-
-/** Why a connect failed, as the server's state says. */
-function reasonOf(view: ServerView): string {
-  return view.state.status === 'failed' ? (view.state.reason ?? '') : '';
-}
-
-/** Every file under `dir`, with its path. */
-function filesUnder(dir: string): string[] {
-  return fs
-    .readdirSync(dir, { withFileTypes: true, recursive: true })
-    .filter((entry) => entry.isFile())
-    .map((entry) => path.join(entry.parentPath, entry.name));
 }
 
 /**

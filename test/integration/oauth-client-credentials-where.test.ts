@@ -2,30 +2,15 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { createHost, type Host } from '../../app/host/host.js';
 import { OAuthVault } from '../../app/auth/oauth-vault.js';
 import { ServerOAuth } from '../../app/auth/server-oauth.js';
 import { InMemoryKeyStore } from '../../app/sampling/key-store.js';
-import type { ServerView } from '../../app/contract/host-api.js';
-import { nextEvent, tempDir } from '../support/host-fixture.js';
+import { nextEvent, tempDir, filesUnder, reasonOf } from '../support/host-fixture.js';
 import { startOAuthTestServers, type OAuthTestServers } from '../support/oauth-test-servers.js';
 
 const SECRET = 'machine-secret-where-7d2e';
-
-/** Why a connect failed, as the server's state says. */
-function reasonOf(view: ServerView): string {
-  return view.state.status === 'failed' ? (view.state.reason ?? '') : '';
-}
-
-/** Every file under `dir`, with its path. */
-function filesUnder(dir: string): string[] {
-  return fs
-    .readdirSync(dir, { withFileTypes: true, recursive: true })
-    .filter((entry) => entry.isFile())
-    .map((entry) => path.join(entry.parentPath, entry.name));
-}
 
 /**
  * Where a client's secret goes when it signs in without a browser (client credentials), and what

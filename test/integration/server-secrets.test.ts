@@ -6,7 +6,7 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { createHost } from '../../app/host/host.js';
 import { InMemoryKeyStore } from '../../app/sampling/key-store.js';
-import { tempDir } from '../support/host-fixture.js';
+import { tempDir, filesUnder } from '../support/host-fixture.js';
 
 /** Every secret below has this in it, so that one search finds any of them. */
 const MARK = 'SECRET';
@@ -132,10 +132,3 @@ describe('server credentials never leave Taskdesk', { skip: process.platform ===
     }
   });
 });
-
-function filesUnder(dir: string): string[] {
-  return fs
-    .readdirSync(dir, { recursive: true, withFileTypes: true })
-    .filter((entry) => entry.isFile())
-    .map((entry) => path.join(entry.parentPath, entry.name));
-}

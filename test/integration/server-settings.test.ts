@@ -8,7 +8,7 @@ import type { ServerSettings } from '../../app/contract/server-settings.js';
 import { HostError } from '../../app/core/errors.js';
 import { createHost, type Host } from '../../app/host/host.js';
 import { loginShellEnv } from '../../app/mcp/login-env.js';
-import { nextEvent, tempDir } from '../support/host-fixture.js';
+import { nextEvent, tempDir, filesUnder } from '../support/host-fixture.js';
 import { root } from '../e2e/renderer-build.js';
 import { stderrContaining } from '../support/stderr-wait.js';
 import { ManualClock } from '../support/manual-clock.js';
@@ -36,13 +36,6 @@ async function envOf(
   assert.equal(outcome.type, 'result');
   const content = (outcome.type === 'result' ? outcome.result.content : []) as Array<{ text: string }>;
   return JSON.parse(content[0]!.text) as never;
-}
-
-function filesUnder(dir: string): string[] {
-  return fs
-    .readdirSync(dir, { recursive: true, withFileTypes: true })
-    .filter((entry) => entry.isFile())
-    .map((entry) => path.join(entry.parentPath, entry.name));
 }
 
 describe('editing a server, with its secrets in the key store', { skip: process.platform === 'win32' }, () => {

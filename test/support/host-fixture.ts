@@ -6,7 +6,20 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { createHost, type Host, type HostConfig } from '../../app/host/host.js';
-import type { HostEvent, HostEventPayload } from '../../app/contract/host-api.js';
+import type { HostEvent, HostEventPayload, ServerView } from '../../app/contract/host-api.js';
+
+/** Every file under `dir` (a data directory), with its path. */
+export function filesUnder(dir: string): string[] {
+  return fs
+    .readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => path.join(entry.parentPath, entry.name));
+}
+
+/** Why a server's connect failed, as its state says; empty when it did not fail. */
+export function reasonOf(view: ServerView): string {
+  return view.state.status === 'failed' ? (view.state.reason ?? '') : '';
+}
 
 /** A fresh temp directory, removed by the returned function. */
 export function tempDir(prefix = 'taskdesk-test-'): { dir: string; remove: () => void } {

@@ -177,11 +177,18 @@ export const ServerCard = memo(function ServerCard({
    */
   const [toggling, setToggling] = useState<'connect' | 'disconnect' | undefined>(undefined);
   /**
-   * A Disconnect on its way: the card's other actions that start work on the server (Tools…,
-   * Edit… and its Save, Remove) wait for it, unavailable (aria-disabled, so that the focus stays
-   * on the one it is on): pressed meanwhile, they acted on a server on its way out.
+   * A Remove on its way (confirmed): it disconnects the server first, which for a stdio server
+   * waits for its process to stop (a few seconds). Said at once, as a Disconnect is: "Removing…"
+   * on its button and "Removing" on the badge, until the card goes or the Remove fails.
    */
-  const closing = toggling === 'disconnect';
+  const [removing, setRemoving] = useState(false);
+  /**
+   * A Disconnect or a Remove on its way: the card's other actions that start work on the server
+   * (Tools…, Edit… and its Save, Remove, and Disconnect during a Remove) wait for it, unavailable
+   * (aria-disabled, so that the focus stays on the one it is on): pressed meanwhile, they acted on
+   * a server on its way out.
+   */
+  const closing = toggling === 'disconnect' || removing;
   const { failure, fail, clear } = useFailure();
   /**
    * The person's own act whose outcome a screen reader has not heard yet (a Connect that answered
@@ -326,7 +333,7 @@ export const ServerCard = memo(function ServerCard({
   };
 
   const toggleConnection = async () => {
-    if (toggling) return;
+    if (toggling || removing) return;
     if (live && !(await agreedToDisconnect())) return;
     setToggling(live ? 'disconnect' : 'connect');
     clear();
@@ -381,15 +388,18 @@ export const ServerCard = memo(function ServerCard({
       danger: true
     });
     if (!agreed) return;
+    setRemoving(true);
     clear();
     clearConnectFailure();
     try {
       // As before a Disconnect: the answers held for its questions go first.
       await store.held.flushServer(server.id);
       await client.call('servers.remove', { serverId: server.id });
+      // The card goes with the server: it stays "Removing" until then.
       announce(`Removed ${server.name}.`);
       onRemoved?.(server.id);
     } catch (error) {
+      setRemoving(false);
       fail(`Could not remove ${server.name}.`, error);
     }
   };
@@ -405,7 +415,12 @@ export const ServerCard = memo(function ServerCard({
     >
       <div className="card-header">
         <h3 id={headingId}>{server.name}</h3>
-        {signIn ? (
+        {removing ? (
+          // Still connected until the Remove's close ends, but on its way out, as for a Disconnect.
+          <span className="status status-connecting" data-status={state.status}>
+            Removing
+          </span>
+        ) : signIn ? (
           <span className="status status-idle" data-status={state.status} data-sign-in={state.auth?.status}>
             {signIn}
           </span>
@@ -558,7 +573,7 @@ export const ServerCard = memo(function ServerCard({
                 ? `Disconnecting ${server.name}`
                 : `${live ? 'Disconnect' : 'Connect'} ${server.name}`
             }
-            {...busyProps(toggling !== undefined)}
+            {...busyProps(toggling !== undefined || removing)}
             onClick={() => void toggleConnection()}
             onFocus={() => (connectFocused.current = true)}
             onBlur={() => (connectFocused.current = false)}
@@ -575,11 +590,11 @@ export const ServerCard = memo(function ServerCard({
           <button
             type="button"
             className="danger-link"
-            aria-label={`Remove ${server.name}`}
+            aria-label={removing ? `Removing ${server.name}` : `Remove ${server.name}`}
             {...busyProps(closing)}
             onClick={() => void remove()}
           >
-            Remove
+            {removing ? 'Removing…' : 'Remove'}
           </button>
         )}
       </div>

@@ -10,6 +10,8 @@ import { deskReducer, ENDED_RUNS_KEPT, historyKindOf, isEntryOf } from './desk-r
 import { ended, requestTitle, withdrawnSentence } from '../components/request-title.js';
 import { initialDeskState, type DeskAction, type DeskSnapshot, type DeskState } from './desk-state.js';
 import { HeldAnswers, heldAnswerWord } from './held-answers.js';
+import { arrivalGathering, arrivalWords, type Arrival } from './arrival-words.js';
+import type { Gathering } from '../shell/announcer.js';
 
 /** Every host event, listed at runtime without loading the contract's zod schemas into the page. */
 const HOST_EVENTS = [
@@ -44,8 +46,12 @@ export const QUIET_STREAM_MS = 30_000;
 
 /** Options of {@link DeskStore}. */
 export interface DeskStoreOptions {
-  /** Says something to screen readers: arrivals and withdrawals in the inbox, the assistant's approvals and answers. */
-  announce?: (message: string) => void;
+  /**
+   * Says something to screen readers: arrivals and withdrawals in the inbox, the assistant's
+   * approvals and answers. An arrival comes with its gathering: arrivals said together are one
+   * sentence that counts them (see `Announcer`).
+   */
+  announce?: (message: string, gathering?: Gathering<Arrival>) => void;
   setTimeout?: (callback: () => void, ms: number) => unknown;
   clearTimeout?: (handle: unknown) => void;
 }
@@ -177,9 +183,9 @@ export class DeskStore {
 
   #announceArrival(item: InboxItem): void {
     if (this.#state.inbox.some((known) => known.id === item.id)) return;
-    this.#options.announce?.(
-      `New in the inbox: ${item.kind === 'elicitation' ? 'a question' : 'a model request'} from ${item.serverName}.`
-    );
+    const arrival = { kind: item.kind, serverId: item.serverId, serverName: item.serverName };
+    // Several arriving at once (within a frame) are said as one line that counts them.
+    this.#options.announce?.(arrivalWords([arrival]), arrivalGathering(arrival));
   }
 
   /**

@@ -6,7 +6,7 @@ import { createHost, type Host } from '../../app/host/host.js';
 import { everythingServer } from '../support/everything-server.js';
 import { nextEvent, tempDir } from '../support/host-fixture.js';
 import { openEverythingDesk } from './everything-desk.js';
-import { recordSaid, saidTimes } from './live-region.js';
+import { recordSaid, said, saidTimes } from './live-region.js';
 import { buildRenderer, openDesk } from './renderer-build.js';
 
 const methodOf = (route: Route) => (route.request().postDataJSON() as { method?: string } | null)?.method;
@@ -393,5 +393,61 @@ describe('the Servers screen while a server disconnects, in headless Chromium ag
     assert.equal(host.inbox.size, 0);
     await page.clock.resume();
     assert.deepEqual(pageErrors, []);
+  });
+
+  it('says at once that a Remove is under way, makes the card’s actions wait for it, and says its outcome once', async () => {
+    if (host.connection('everything')?.state.status !== 'ready') {
+      const connected = await host.call('servers.connect', { serverId: 'everything' });
+      assert.equal(connected.state.status, 'ready', connected.state.reason);
+    }
+    await card().locator('[data-status="ready"]').waitFor();
+    await recordSaid(page);
+    called.length = 0;
+    // Held on its way to the core, as a stdio server that outlives its closed stdin holds it (seconds).
+    const removing = await hold(page, 'servers.remove');
+    releases.push(removing.release);
+    await card().getByRole('button', { name: 'Remove Everything', exact: true }).click();
+    await page
+      .getByRole('dialog', { name: 'Remove Everything?' })
+      .getByRole('button', { name: 'Remove', exact: true })
+      .click();
+    await removing.held;
+    const remove = card().getByRole('button', { name: 'Removing Everything', exact: true });
+    await remove.waitFor();
+    assert.equal(await remove.textContent(), 'Removing…');
+    assert.equal(await card().locator('.card-header .status').textContent(), 'Removing');
+    const tools = card().getByRole('button', { name: 'Tools of Everything' });
+    const edit = card().getByRole('button', { name: 'Edit Everything' });
+    const disconnect = card().getByRole('button', { name: 'Disconnect Everything' });
+    for (const [name, button] of [
+      ['Tools…', tools],
+      ['Edit…', edit],
+      ['Disconnect', disconnect],
+      ['Remove', remove]
+    ] as const) {
+      assert.equal(await button.getAttribute('aria-disabled'), 'true', `${name} is unavailable`);
+      // Pressed from the keyboard: nothing happens, and the focus stays on it.
+      await button.focus();
+      await page.keyboard.press('Enter');
+      assert.ok(await focused(button), `${name} keeps the focus`);
+    }
+    assert.equal(await page.getByRole('dialog', { name: 'Remove Everything?' }).isVisible(), false, 'not asked again');
+    assert.equal(await page.getByRole('region', { name: 'Tools' }).isVisible(), false);
+    assert.equal(await card().getByRole('form', { name: 'Edit Everything' }).count(), 0);
+
+    await removing.release();
+    await card().waitFor({ state: 'detached' });
+    await saidTimes(page, /^Removed Everything\.$/);
+    await page.locator('#heading-servers:focus').waitFor();
+    // Said once, and nothing of the close it made on the way ("… is disconnected.").
+    assert.deepEqual(await said(page), ['Removed Everything.']);
+    assert.deepEqual(
+      called.filter((method) => method.startsWith('servers.')),
+      ['servers.remove'],
+      'one Remove, and no Disconnect'
+    );
+    assert.deepEqual(pageErrors, []);
+    // Back, for the checks after each test.
+    await host.call('servers.add', { ...everythingServer, autoConnect: false });
   });
 });

@@ -10,6 +10,7 @@ import type {
   InboxItem
 } from '../../../app/contract/host-api.js';
 import type { HistorySummary } from '../../../app/contract/history.js';
+import { Announcer } from '../../../renderer/shell/announcer.js';
 import { DeskStore, QUIET_STREAM_MS } from '../../../renderer/store/desk-store.js';
 import { asked, receivedEntry, receivedTask } from '../../support/received-sampling.js';
 
@@ -128,6 +129,59 @@ describe('the Desk store', () => {
     );
     store.close();
     assert.equal(host.listening('servers.changed'), 0);
+  });
+
+  it('says the arrivals heard before the live region takes them as one line that counts them', async () => {
+    const host = fakeClient(() => []);
+    const announcer = new Announcer();
+    const store = new DeskStore(host.client, { announce: announcer.announce });
+    store.listen();
+    const refresh = store.refresh();
+    host.release();
+    await refresh;
+    const from = (id: string, serverName: string, kind: InboxItem['kind'] = 'elicitation'): InboxItem => ({
+      ...item(id),
+      kind,
+      serverId: serverName,
+      serverName
+    });
+
+    host.emit('inbox.added', { item: from('q1', 'Server asker') });
+    host.emit('inbox.added', { item: from('q2', 'Server asker') });
+    // Heard again (a snapshot and its event): counted once.
+    host.emit('inbox.added', { item: from('q2', 'Server asker') });
+    assert.equal(announcer.take(), 'New in the inbox: 2 questions from Server asker.');
+
+    host.emit('inbox.added', { item: from('q3', 'Server asker') });
+    host.emit('inbox.added', { item: from('m1', 'Server p', 'sampling') });
+    assert.equal(announcer.take(), 'New in the inbox: a question from Server asker and a model request from Server p.');
+
+    // Taken in another frame: a line of its own, as before.
+    host.emit('inbox.added', { item: from('q4', 'Server asker') });
+    assert.equal(announcer.take(), 'New in the inbox: a question from Server asker.');
+
+    // Many servers: counted, not each named.
+    for (const [id, server, kind] of [
+      ['q5', 'A'],
+      ['q6', 'B'],
+      ['m2', 'C', 'sampling-approval'],
+      ['q7', 'A'],
+      ['q8', 'C']
+    ] as const)
+      host.emit('inbox.added', { item: from(id, server, kind) });
+    assert.equal(announcer.take(), 'New in the inbox: 4 questions and a model request from 3 servers.');
+
+    // Other messages of the frame keep their place: only arrivals next to each other are one.
+    host.emit('inbox.added', { item: from('q9', 'Server asker') });
+    host.emit('inbox.removed', { id: 'q1', why: 'withdrawn' });
+    host.emit('inbox.added', { item: from('q10', 'Server asker') });
+    host.emit('inbox.added', { item: from('q11', 'Server asker') });
+    announcer.announce('Task cancelled.');
+    assert.equal(
+      announcer.take(),
+      'New in the inbox: a question from Server asker. Server asker withdrew its question “q1”. ' +
+        'New in the inbox: 2 questions from Server asker. Task cancelled.'
+    );
   });
 
   it('says why it could not load, and keeps what it had', async () => {

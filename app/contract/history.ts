@@ -191,6 +191,13 @@ export const HistoryFilterSchema = z.object({
     .optional(),
   kind: z.enum(['sampling', 'elicitation', 'tool-call']).optional(),
   direction: z.enum(['received', 'requested']).optional(),
+  /**
+   * Received tasks (their `taskId`) whose question or model request has the person's Decline,
+   * Dismiss or Reject waiting out its undo window in the Inbox (or on its way): they wait on the
+   * person no more, so `waiting` leaves them out, as the Tasks screen's "Waiting for you" does.
+   * Only the Desk knows them; the core still has them waiting until the answer comes.
+   */
+  heldTaskIds: z.array(z.string()).max(1000).optional(),
   /** This entry only: whether it matches the rest (an open detail the list has no page of yet). */
   id: z.string().optional()
 });

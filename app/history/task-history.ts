@@ -505,6 +505,7 @@ export class TaskHistory {
     const words = searchWords(filter.text);
     const found: HistoryEntry[] = [];
     const only = filter.id === undefined ? undefined : this.#entries.get(filter.id);
+    const held = new Set(filter.heldTaskIds);
     if (filter.id !== undefined && only === undefined) return found;
     for (const entry of only ? [only] : this.#entries.values()) {
       if (filter.serverId !== undefined && entry.serverId !== filter.serverId) continue;
@@ -515,6 +516,8 @@ export class TaskHistory {
       // `waiting` (and as `working`, its status, as on the Tasks screen).
       if (filter.status === WAITING_FOR_YOU) {
         if (this.#summaryOf(entry).waitsOnYou !== true) continue;
+        // The person answered it; the answer waits out its undo window in the Desk.
+        if (entry.taskId !== undefined && held.has(entry.taskId)) continue;
       } else if (filter.status !== undefined && shownStatusOf(this.#summaryOf(entry)) !== filter.status) continue;
       if (words.length > 0) {
         const text = this.#searchTextOf(entry);

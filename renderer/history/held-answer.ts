@@ -1,4 +1,4 @@
-import { useSyncExternalStore } from 'react';
+import { useMemo, useSyncExternalStore } from 'react';
 import type { HistorySummary, InboxItem } from '../../app/contract/host-api.js';
 import { useDesk, useDeskState } from '../shell/desk-context.js';
 import type { HeldAnswer } from '../store/held-answers.js';
@@ -37,4 +37,24 @@ export function heldEntryWords(answer: HeldAnswer): string {
   const line = heldOutcome(answer, 'received');
   // Always a muted line (the answer is not the task's end).
   return typeof line === 'object' && 'muted' in line ? line.muted : '';
+}
+
+/**
+ * The received tasks (their ids) whose question or model request has the person's answer held or
+ * being sent: they wait on the person no more (as on the Tasks screen, `heldTasks`), which
+ * History's "Waiting for you" asks the host to leave out (`HistoryFilter.heldTaskIds`).
+ */
+export function heldTaskIds(inbox: readonly InboxItem[], held: Readonly<Record<string, HeldAnswer>>): string[] {
+  const ids: string[] = [];
+  for (const item of inbox) if (item.taskId !== undefined && item.id in held) ids.push(item.taskId);
+  return ids.sort();
+}
+
+/** {@link heldTaskIds}, the same array while they stay the same (a list read again only when they change). */
+export function useHeldTaskIds(): readonly string[] {
+  const { store } = useDesk();
+  const held = useSyncExternalStore(store.held.subscribe, store.held.getSnapshot);
+  const inbox = useDeskState((state) => state.inbox);
+  const key = JSON.stringify(heldTaskIds(inbox, held));
+  return useMemo(() => JSON.parse(key) as string[], [key]);
 }

@@ -40,13 +40,18 @@ export interface FilterInputs {
 
 export const NO_FILTER: FilterInputs = { text: '', direction: '', serverId: '', status: '', kind: '' };
 
-/** The controls' values as the host API's filter (only what is set). */
-export function toHistoryFilter(inputs: FilterInputs): HistoryFilter {
+/**
+ * The controls' values as the host API's filter (only what is set). `heldTaskIds`: the received
+ * tasks whose answer waits out its undo window in the Inbox (see `heldTaskIds`), which "Waiting
+ * for you" leaves out, as their rows say "Declining" and the Tasks screen's filter leaves them out.
+ */
+export function toHistoryFilter(inputs: FilterInputs, heldTaskIds: readonly string[] = []): HistoryFilter {
   const filter: HistoryFilter = {};
   if (inputs.text.trim()) filter.text = inputs.text.trim();
   if (inputs.direction) filter.direction = inputs.direction as HistoryFilter['direction'];
   if (inputs.serverId) filter.serverId = inputs.serverId;
   if (inputs.status) filter.status = inputs.status as HistoryStatus;
+  if (inputs.status === WAITING_FOR_YOU && heldTaskIds.length > 0) filter.heldTaskIds = [...heldTaskIds];
   if (inputs.kind) filter.kind = inputs.kind as HistoryFilter['kind'];
   return filter;
 }

@@ -31,7 +31,11 @@ import { BY_THE_ASSISTANT } from '../components/call-origin.js';
 import { historyHref } from '../tools/last-call.js';
 import { useKeptDetail, type KeptDetailSlot } from '../components/kept-detail.js';
 import { heldLabel } from '../tasks/task-items.js';
-import { heldEntryWords, useHeldAnswers } from './held-answer.js';
+import { heldEntryWords, useHeldAnswers, useHeldTaskIds } from './held-answer.js';
+import { WAITING_FOR_YOU } from '../../app/contract/task-row-words.js';
+
+/** No held answers to leave out: the filter is not "Waiting for you". */
+const NO_HELD: readonly string[] = [];
 
 /** How many entries a page of the list holds. */
 export const HISTORY_PAGE = 50;
@@ -83,6 +87,10 @@ export function HistoryScreen({
   const revision = useDeskState((state) => state.historyRevision);
   const heldAnswerOf = useHeldAnswers();
   const [inputs, setInputs] = useState<FilterInputs>(NO_FILTER);
+  // The received tasks whose Decline (or Dismiss, Reject) waits out its undo window: "Waiting for
+  // you" leaves them out, and lists them again after Undo. Other filters are not read again.
+  const heldIds = useHeldTaskIds();
+  const held = inputs.status === WAITING_FOR_YOU ? heldIds : NO_HELD;
   const [page, setPage] = useState<ListedPage | undefined>();
   const loading = useFailure();
   const exporting = useFailure();
@@ -164,7 +172,7 @@ export function HistoryScreen({
   useEffect(() => {
     if (!active) return;
     const id = ++request.current;
-    const filter = toHistoryFilter(inputs);
+    const filter = toHistoryFilter(inputs, held);
     const filtered = Object.keys(filter).length > 0;
     Promise.all([
       client.call('history.list', { filter, limit: HISTORY_PAGE }),
@@ -195,7 +203,7 @@ export function HistoryScreen({
         // whether it still matches; a failed question leaves it open.
         if (found.nextCursor === undefined) close();
         else
-          client.call('history.list', { filter: { ...toHistoryFilter(inputs), id: shown }, limit: 1 }).then(
+          client.call('history.list', { filter: { ...toHistoryFilter(inputs, held), id: shown }, limit: 1 }).then(
             (still) => still.total === 0 && close(),
             () => undefined
           );
@@ -211,7 +219,7 @@ export function HistoryScreen({
         loading.fail('Could not load the history.', error, 'Press Retry to read it again.');
       }
     );
-  }, [client, active, inputs, revision, attempt, loading.clear, loading.fail]);
+  }, [client, active, inputs, held, revision, attempt, loading.clear, loading.fail]);
 
   /**
    * The servers of the entries listed so far, whatever the filter: a removed server's stay in the
@@ -236,7 +244,8 @@ export function HistoryScreen({
     if (!page?.nextCursor) return;
     const id = ++request.current;
     loading.clear();
-    client.call('history.list', { filter: toHistoryFilter(inputs), cursor: page.nextCursor, limit: HISTORY_PAGE }).then(
+    const filter = toHistoryFilter(inputs, held);
+    client.call('history.list', { filter, cursor: page.nextCursor, limit: HISTORY_PAGE }).then(
       (found) =>
         id === request.current &&
         setPage({
@@ -255,7 +264,7 @@ export function HistoryScreen({
 
   const exportAll = () => {
     exporting.clear();
-    void client.call('history.export', { filter: toHistoryFilter(inputs) }).then(
+    void client.call('history.export', { filter: toHistoryFilter(inputs, held) }).then(
       ({ jsonl, count }) => {
         downloadText(jsonl, 'taskdesk-history.jsonl', 'application/jsonl');
         announce(`Exported ${count} ${count === 1 ? 'entry' : 'entries'}.`);

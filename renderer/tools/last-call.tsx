@@ -3,7 +3,8 @@ import type { HistorySummary } from '../../app/contract/host-api.js';
 import { DateTime } from '../components/date-time.js';
 import { lastCallStatus, lowerFirst } from './last-call-status.js';
 import { statusLabel } from '../components/status-words.js';
-import { toolTaskWaitsOnYou, WAITING_FOR_YOU_LABEL } from '../tasks/task-items.js';
+import { WAITING_FOR_YOU_LABEL } from '../tasks/task-items.js';
+import { useToolTaskWait } from './task-wait.js';
 import { useDesk, useDeskState } from '../shell/desk-context.js';
 import { requestedTaskKey, taskDetailHref } from '../components/task-address.js';
 import { isTerminal } from '../store/task-status.js';
@@ -75,12 +76,14 @@ const NONE: ReadonlyMap<string, HistorySummary> = new Map();
 export function LastCallLine({ entry }: { entry: HistorySummary }) {
   // A task still running says where it stands now, in its badge's words ("Waiting for you" while
   // its server's question waits on the person), as its card and its row on Tasks do: History's
-  // record said "input required" beside a card that said "Waiting for you".
-  const running = useDeskState((state) => {
-    const task = entry.id.startsWith(REQUESTED) ? state.outbound[entry.id.slice(REQUESTED.length)] : undefined;
-    if (task === undefined || isTerminal(task.state)) return undefined;
-    return toolTaskWaitsOnYou(task, state.inbox) ? WAITING_FOR_YOU_LABEL : statusLabel(task.state);
-  });
+  // record said "input required" beside a card that said "Waiting for you". Not while the
+  // person's Decline of that question waits out its undo window: it waits on them no more.
+  const task = useDeskState((state) =>
+    entry.id.startsWith(REQUESTED) ? state.outbound[entry.id.slice(REQUESTED.length)] : undefined
+  );
+  const { waits } = useToolTaskWait(task);
+  const running =
+    task === undefined || isTerminal(task.state) ? undefined : waits ? WAITING_FOR_YOU_LABEL : statusLabel(task.state);
   const status = running === undefined ? lastCallStatus(entry) : lowerFirst(running);
   return (
     <p className="muted small-text tool-last-call">

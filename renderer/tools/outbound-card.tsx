@@ -9,8 +9,9 @@ import { ShortId } from '../components/short-id.js';
 import { StatusBadge } from '../components/status-badge.js';
 import { toHostCallError } from '../host-client.js';
 import { useDesk, useDeskState } from '../shell/desk-context.js';
-import { askedWords, isCancelling, taskQuestions } from '../components/waiting-questions.js';
+import { askedWords } from '../components/waiting-questions.js';
 import { isTerminal } from '../store/task-status.js';
+import { statusLabel } from '../components/status-words.js';
 import { cancelledWords } from '../components/cancelled-words.js';
 import { ProgressLine } from '../components/progress-line.js';
 import { keptHold, type KeptHold } from '../components/kept-words.js';
@@ -18,11 +19,24 @@ import { TaskKept } from '../components/task-kept.js';
 import { AskedTtl } from '../components/asked-ttl.js';
 import { endMessage, failedReason } from '../components/end-message.js';
 import { TaskOutcome } from './task-outcome.js';
-import { toolTaskWaitsOnYou, WAITING_FOR_YOU_LABEL } from '../tasks/task-items.js';
+import { WAITING_FOR_YOU_LABEL } from '../tasks/task-items.js';
+import { HeldQuestionLine, toolTaskWait, useToolTaskWait } from './task-wait.js';
 import { checkedWords, standingWords } from '../tasks/checked-words.js';
 import { CheckedLine } from '../tasks/checked-line.js';
 import { foundStill, type CheckFound } from '../tasks/check-found.js';
 import { requestedTaskKey, taskDetailHref } from '../components/task-address.js';
+
+/**
+ * What the live region says once Cancel of a tool task is answered, naming its server as a plain
+ * call's cancel does ("The call of ask on Server beta was cancelled."): "The slow task on Server a
+ * was cancelled."; one that ended otherwise first, how, as its end is said elsewhere; one whose
+ * server has not ended it yet, that it was asked to.
+ */
+function cancelWords(toolName: string, serverName: string, state: OutboundTaskView['state']): string {
+  if (state === 'cancelled') return `The ${toolName} task on ${serverName} was cancelled.`;
+  if (isTerminal(state)) return `The ${toolName} task on ${serverName} ended: ${statusLabel(state).toLowerCase()}.`;
+  return `${serverName} was asked to cancel the ${toolName} task.`;
+}
 
 /** A message inside an error's data (`data.message`, or a string), when there is one. */
 function dataMessage(data: unknown): string | undefined {
@@ -58,8 +72,12 @@ export const OutboundCard = memo(function OutboundCard({ task }: { task: Outboun
   const card = useRef<HTMLLIElement>(null);
   const label = `${task.toolName} task ${shortId(task.taskId)}`;
   // Its badge says "Waiting for you" while its server's question waits on the person, as its row
-  // on Tasks says it (decided alike), rather than the protocol's "Input required".
-  const waits = useDeskState((state) => toolTaskWaitsOnYou(task, state.inbox));
+  // on Tasks says it (decided alike), rather than the protocol's "Input required"; not while the
+  // person's Decline of it waits out its undo window in the Inbox, which the card says instead.
+  // A question (or model request) its server asks while the task waits on it: answered in the
+  // Inbox, linked from here, named as the Inbox names it (none once the person asked to cancel:
+  // no longer theirs to answer).
+  const { waits, question, held } = useToolTaskWait(task);
 
   useEffect(() => clear(), [task.state, clear]);
   // Once the task moves on from the state the check found, what it found goes for good: back in
@@ -88,10 +106,13 @@ export const OutboundCard = memo(function OutboundCard({ task }: { task: Outboun
       store.apply('outbound.changed', { type: 'changed', task: view });
       if (method === 'outbound.refresh') {
         setChecked({ at: new Date().toISOString(), before, state: view.state });
-        const after = standingWords(view.state, toolTaskWaitsOnYou(view, store.getState().inbox));
+        const after = standingWords(
+          view.state,
+          toolTaskWait(view, store.getState().inbox, store.held.getSnapshot()).waits
+        );
         announce(checkedWords({ before, after, ago: 'just now', what: `the ${task.toolName} task` }));
       } else {
-        announce(view.state === 'cancelled' ? `${task.toolName} cancelled.` : `${task.toolName}: ${view.state}.`);
+        announce(cancelWords(task.toolName, task.serverName, view.state));
       }
     } catch (thrown) {
       const refused = toHostCallError(thrown);
@@ -143,14 +164,8 @@ export const OutboundCard = memo(function OutboundCard({ task }: { task: Outboun
   // Which status message a finished task shows, as its row and detail do: see `endMessage`.
   const statusMessage = failed === undefined ? endMessage(task) : undefined;
   const headingId = `outbound-${task.outboundId}-title`;
-  // A question (or model request) its server asks while the task waits on it: answered in the
-  // Inbox, linked from here, named as the Inbox names it (none once the person asked to cancel:
-  // no longer theirs to answer).
   // Its server, for whether it was started again since the task (the keep-time clause).
   const server = useDeskState((state) => state.servers.find((candidate) => candidate.id === task.serverId));
-  const question = useDeskState((state) =>
-    running && !isCancelling(task) ? taskQuestions(task, state.inbox)[0] : undefined
-  );
 
   return (
     <li
@@ -180,6 +195,7 @@ export const OutboundCard = memo(function OutboundCard({ task }: { task: Outboun
       </div>
       {cancelled ? <p className="outcome-cancelled">{cancelledWords(task.cancelledBy)}</p> : null}
       {statusMessage ? <p className="status-message">{statusMessage}</p> : null}
+      {held ? <HeldQuestionLine held={held} className="status-message" /> : null}
       {question ? (
         <p className="status-message">
           {/* The link not named like the Inbox's own in the navigation. */}

@@ -8,9 +8,10 @@ import { statusLabel } from '../components/status-words.js';
 import { requestedTaskKey, taskDetailHref } from '../components/task-address.js';
 import { useDesk, useDeskState } from '../shell/desk-context.js';
 import { isTerminal } from '../store/task-status.js';
-import { askedWords, isCancelling, taskQuestions } from '../components/waiting-questions.js';
+import { askedWords } from '../components/waiting-questions.js';
 import { TaskOutcome } from './task-outcome.js';
-import { toolTaskWaitsOnYou, WAITING_FOR_YOU_LABEL } from '../tasks/task-items.js';
+import { WAITING_FOR_YOU_LABEL } from '../tasks/task-items.js';
+import { HeldQuestionLine, useToolTaskWait } from './task-wait.js';
 
 /**
  * Puts the focus on a tool call's card in the Tool calls list and brings its top into sight under
@@ -35,11 +36,9 @@ export function StartedTask({ outboundId, taskId }: { outboundId: string; taskId
   // Its server's question or model request while the task waits on it (input_required): said as
   // a plain call's wait is ("… has a question for you in the Inbox", "… a model request …"), with
   // the way to it. None once the person asked to cancel the task: no longer theirs to answer.
-  const question = useDeskState((desk) =>
-    task && !isTerminal(task.state) && !isCancelling(task) ? taskQuestions(task, desk.inbox)[0] : undefined
-  );
-  // Its badge says "Waiting for you" while that waits on the person, as its card and its row on Tasks do.
-  const waits = useDeskState((desk) => task !== undefined && toolTaskWaitsOnYou(task, desk.inbox));
+  // Its badge says "Waiting for you" while that waits on the person, as its card and its row on
+  // Tasks do; while the person's Decline of it waits out its undo window, the line says that.
+  const { waits, question, held } = useToolTaskWait(task);
   useAnnounceEnd(task);
   if (task === undefined) return <p>Started as task {shortId(taskId)}; Taskdesk has since forgotten it.</p>;
   const ended = isTerminal(task.state);
@@ -56,6 +55,7 @@ export function StartedTask({ outboundId, taskId }: { outboundId: string; taskId
         </button>
         , or see <a href={taskDetailHref(requestedTaskKey(outboundId))}>its detail on Tasks</a>.
       </p>
+      {held ? <HeldQuestionLine held={held} className="started-task-waiting" /> : null}
       {question ? (
         <p className="started-task-waiting">
           {`${task.serverName} has a ${askedWords(question)} for you `}

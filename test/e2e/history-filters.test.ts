@@ -17,6 +17,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { createHost, type Host } from '../../app/host/host.js';
 import { everythingServer } from '../support/everything-server.js';
 import { recordHeard } from './live-region.js';
+import { passUndoWindow } from './undo-window.js';
 
 const form = (message: string) => ({
   mode: 'form',
@@ -640,5 +641,78 @@ describe('a removed server’s entries in the Server filter, in headless Chromiu
     // Still offered, as chosen, though the list now holds none of the others.
     assert.deepEqual(await serverChoices(history), ['Any', 'Everything one', 'Everything two (removed)']);
     assert.deepEqual(pageErrors, []);
+  });
+});
+
+/**
+ * A Decline given in the Inbox waits out its undo window before it is sent: meanwhile its task's
+ * entry says "Declining", as its Tasks row does, and the Status filter's "Waiting for you" (run
+ * on the host) leaves it out, as the Tasks screen's does; Undo brings it back.
+ */
+describe('History’s “Waiting for you” while a question’s Decline waits out its undo window, in headless Chromium against the real core', () => {
+  const asker = peerServer('asker');
+  let d: DeskFixture;
+
+  before(async () => {
+    // The page's clock is driven here: the undo window passes only when the test says.
+    d = await startDesk({ asker }, { beforeLoad: (page) => page.clock.install() });
+  });
+
+  after(async () => {
+    await d?.close();
+  });
+
+  it('leaves the entry out while its Decline is held, and lists it again after Undo', async () => {
+    const { page } = d;
+    const shelf = await asker.server.request(question('Which shelf is it on?'), CreateTaskResultSchema);
+    await asker.server.request(question('Which floor is it on?'), CreateTaskResultSchema);
+    // A section's link, named with its count ("Inbox 1").
+    const nav = (name: string) =>
+      page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: new RegExp(`^${name}\\b`) });
+    const history = page.getByRole('region', { name: 'History' });
+    const titles = history.locator('.history-list .history-title');
+    const count = history.locator('.history-count');
+    await nav('History').click();
+    await history.getByLabel('Status').selectOption({ label: 'Waiting for you' });
+    await count.getByText('2 of 2 entries match', { exact: true }).waitFor();
+
+    await nav('Inbox').click();
+    const card = page.getByRole('article', { name: 'Which shelf is it on?' });
+    // The page's time stands still from here: the undo window lasts until the test passes it.
+    await page.clock.pauseAt(Date.now() + 100);
+    await card.getByRole('button', { name: 'Decline' }).click();
+    await page.locator('.inbox-held').waitFor();
+    await nav('History').click();
+    // It waits on the person no more: the filter leaves it out, and counts it out.
+    await count.getByText('1 of 2 entries match', { exact: true }).waitFor();
+    assert.deepEqual(await titles.allTextContents(), ['Which floor is it on?']);
+    assert.equal(await history.locator(`li[data-history-id="received:${shelf.task.taskId}"]`).count(), 0);
+    // Without the filter, it is listed, said as Declining.
+    await history.getByLabel('Status').selectOption('');
+    await history
+      .locator(`li[data-history-id="received:${shelf.task.taskId}"] .status`)
+      .getByText('Declining', { exact: true })
+      .waitFor();
+    await history.getByLabel('Status').selectOption({ label: 'Waiting for you' });
+    await count.getByText('1 of 2 entries match', { exact: true }).waitFor();
+
+    // Undone, it waits for the person again, and the filter lists it again.
+    await nav('Inbox').click();
+    await page.locator('.inbox-held').getByRole('button', { name: 'Undo' }).click();
+    await card.waitFor();
+    await nav('History').click();
+    await count.getByText('2 of 2 entries match', { exact: true }).waitFor();
+    assert.deepEqual(await titles.allTextContents(), ['Which floor is it on?', 'Which shelf is it on?']);
+
+    // Declined again, and its window over: it went, and it is Declined, no longer waiting.
+    await nav('Inbox').click();
+    await card.getByRole('button', { name: 'Decline' }).click();
+    await page.locator('.inbox-held').waitFor();
+    await passUndoWindow(page);
+    await card.waitFor({ state: 'detached' });
+    await nav('History').click();
+    await count.getByText('1 of 2 entries match', { exact: true }).waitFor();
+    assert.deepEqual(await titles.allTextContents(), ['Which floor is it on?']);
+    assert.deepEqual(d.pageErrors, []);
   });
 });

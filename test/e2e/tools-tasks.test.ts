@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { ElicitResultSchema, RELATED_TASK_META_KEY } from '@modelcontextprotocol/sdk/types.js';
 import { type Browser, type Locator, type Page } from 'playwright-core';
 import type { BrowserServer } from '../../app/browser/browser-server.js';
 import { systemClock } from '../../app/core/clock.js';
@@ -10,6 +11,8 @@ import { ClockedTaskStore } from '../support/requestor-task-store.js';
 import { createTaskToolPeer, createTaskToolServer, type TaskToolServerOptions } from '../support/task-tool-server.js';
 import { startDesk, type DeskFixture } from './desk-fixture.js';
 import { buildRenderer, openDesk, root, openToolForm, toolCallCard } from './renderer-build.js';
+import { recordSaid, said, saidTimes } from './live-region.js';
+import { passUndoWindow } from './undo-window.js';
 
 const SCREENSHOT = path.join(root, '.tmp/tools-tasks.png');
 
@@ -255,8 +258,17 @@ describe('the Tools screen: a task’s ttl, Check now, and the server’s own ta
     await card.locator('[data-status="working"]').waitFor();
     // From the keyboard, as a person who pressed Enter on it.
     await card.getByRole('button', { name: /^Cancel work-optional task / }).focus();
+    await recordSaid(page);
     await page.keyboard.press('Enter');
     await card.locator('[data-status="cancelled"]').waitFor();
+    // Said naming its server (the one chosen on Tools), as a plain call's cancel is ("The call of
+    // ask on Server beta was cancelled.").
+    await saidTimes(page, /^The work-optional task on Server \w+ was cancelled\.$/);
+    const server = (await card.locator('h3 .muted').textContent())?.replace(/^ on /, '');
+    assert.deepEqual(
+      (await said(page)).filter((text) => text.includes('cancelled')),
+      [`The work-optional task on ${server} was cancelled.`]
+    );
     await card.locator('.outcome-cancelled', { hasText: /^Cancelled by you$/ }).waitFor();
     // A poll after the cancel finds no result stored: that is not an error to show.
     await card.getByRole('button', { name: /^Forget / }).waitFor();
@@ -565,6 +577,116 @@ describe('a tool task’s card on the Tools screen, kept for less than asked, an
       assert.ok(box.lines <= 2, `at ${width}: on ${box.lines} lines`);
     }
     await page.setViewportSize({ width: 1100, height: 1200 });
+    assert.deepEqual(d.pageErrors, []);
+  });
+});
+
+/**
+ * A question a server asks during a tool task of Taskdesk's, declined in the Inbox: while the
+ * Decline waits out its undo window, the task's card under Tool calls and the line under its call
+ * form say so, as its row on Tasks does, not that the question still waits for the person.
+ */
+describe('a tool task’s card while the Decline of its server’s question waits out its undo window, in headless Chromium against the real core', () => {
+  const store = new ClockedTaskStore({ clock: systemClock, pollInterval: 50 });
+  const { peer: work } = createTaskToolPeer({ clock: systemClock, store });
+  let d: DeskFixture;
+  let page: Page;
+
+  before(async () => {
+    // The page's clock is driven here: the undo window passes when the test says.
+    d = await startDesk({ work }, { viewport: { width: 1100, height: 1400 }, beforeLoad: (p) => p.clock.install() });
+    page = d.page;
+  });
+
+  after(async () => {
+    await d?.close();
+    store.close();
+  });
+
+  it('says “Declined its server’s question: you can still undo it in the Inbox.”, not “Waiting for you”, and waits again after Undo', async () => {
+    // A section's link, named with its count ("Inbox 1").
+    const nav = (name: string) =>
+      page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: new RegExp(`^${name}\\b`) });
+    await nav('Tools').click();
+    const tools = page.getByRole('region', { name: 'Tools' });
+    await tools.getByLabel('Server', { exact: true }).selectOption('work');
+    const form = await openToolForm(tools, 'slow');
+    await form.getByLabel('durationMs').fill('600000');
+    await form.getByRole('button', { name: 'Call tool' }).click();
+    const card = toolCallCard(page.getByRole('region', { name: 'Tool calls' }), 'slow');
+    await card.locator('[data-status="working"]').waitFor();
+    const task = d.fixture.host.requestor.list().find((t) => t.toolName === 'slow');
+    assert.ok(task);
+    const added = nextEvent(d.fixture.host, 'inbox.added', ({ item }) => item.relatedTaskId === task.taskId);
+    const answered = work.server
+      .request(
+        {
+          method: 'elicitation/create',
+          params: {
+            mode: 'form',
+            message: 'Which depot, for the slow call?',
+            requestedSchema: { type: 'object', properties: { depot: { type: 'string' } } },
+            _meta: { [RELATED_TASK_META_KEY]: { taskId: task.taskId } }
+          }
+        },
+        ElicitResultSchema
+      )
+      // Its action; what it failed with should the test end first (the host closed).
+      .then(
+        (result) => result.action,
+        (error: unknown) => error
+      );
+    const { item } = await added;
+    const answer = card.getByRole('link', { name: 'Answer Server work’s question' });
+    await card.locator('.status').getByText('Waiting for you', { exact: true }).waitFor();
+    await answer.waitFor();
+    await form.locator('.started-task .status').getByText('Waiting for you', { exact: true }).waitFor();
+    await form
+      .locator('.started-task-waiting', { hasText: 'Server work has a question for you in the Inbox.' })
+      .waitFor();
+
+    await nav('Inbox').click();
+    const question = page.getByRole('article', { name: 'Which depot, for the slow call?' });
+    // The page's time stands still from here: the undo window lasts until the test passes it.
+    await page.clock.pauseAt(Date.now() + 100);
+    await question.getByRole('button', { name: 'Decline' }).click();
+    await page.locator('.inbox-held').waitFor();
+    await nav('Tools').click();
+    const held = 'Declined its server’s question: you can still undo it in the Inbox.';
+    // The task runs on: its badge says its status, and what the person did to its question.
+    const line = card.locator('.status-message', { hasText: held });
+    await line.waitFor();
+    assert.equal(await line.textContent(), held);
+    assert.equal(await card.getByText('Waiting for you').count(), 0);
+    assert.equal(await answer.count(), 0);
+    assert.equal(await card.locator('.status').getAttribute('data-status'), await card.getAttribute('data-state'));
+    assert.equal(
+      await line.getByRole('link', { name: 'undo it in the Inbox' }).getAttribute('href'),
+      `#inbox/${encodeURIComponent(item.id)}`
+    );
+    // Under its call form, the same.
+    assert.equal(await form.locator('.started-task').getByText('Waiting for you').count(), 0);
+    assert.equal(await form.locator('.started-task-waiting').textContent(), held);
+
+    // Undone from the card's link, it waits for the person again.
+    await line.getByRole('link', { name: 'undo it in the Inbox' }).click();
+    await page.waitForFunction(() => document.activeElement?.textContent === 'Undo');
+    await page.keyboard.press('Enter');
+    await question.waitFor();
+    await nav('Tools').click();
+    await card.locator('.status').getByText('Waiting for you', { exact: true }).waitFor();
+    await answer.waitFor();
+    assert.equal(await card.getByText(held).count(), 0);
+
+    // Declined again, and its window over: it went to the server, and the task runs on.
+    await nav('Inbox').click();
+    await question.getByRole('button', { name: 'Decline' }).click();
+    await page.locator('.inbox-held').waitFor();
+    await passUndoWindow(page);
+    assert.equal(await answered, 'decline');
+    await nav('Tools').click();
+    await card.getByText(held).waitFor({ state: 'detached' });
+    assert.equal(await card.getByText('Waiting for you').count(), 0);
     assert.deepEqual(d.pageErrors, []);
   });
 });

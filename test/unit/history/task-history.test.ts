@@ -831,6 +831,11 @@ describe('TaskHistory', () => {
       assert.equal(history.get('received:s1')?.waitsOnYou, true, 'and the whole entry');
       assert.deepEqual(ids({ status: 'waiting' }), ['received:q1', 'received:s1']);
       assert.deepEqual(ids({ text: 'waiting for you' }), ['received:q1', 'received:s1']);
+      // The person's Decline of q1 waits out its undo window in the Desk: it waits on them no more.
+      assert.deepEqual(ids({ status: 'waiting', heldTaskIds: ['q1'] }), ['received:s1']);
+      assert.equal(history.list({ status: 'waiting', heldTaskIds: ['q1'] }).total, 1);
+      // Only "Waiting for you" leaves it out: it still works, by its protocol status.
+      assert.ok(ids({ status: 'working', heldTaskIds: ['q1'] }).includes('received:q1'));
       // Still Working by its protocol status, as the Tasks screen's "Working" finds it.
       assert.deepEqual(ids({ status: 'working' }), ['received:q1', 'received:s1', 'received:s2', 'requested:o1']);
       assert.equal(history.list({}).entries.find((summary) => summary.id === 'received:s2')?.waitsOnYou, undefined);

@@ -11,7 +11,7 @@ import { inboxKindWords } from '../components/kind-words.js';
 import { useAnswer } from './use-answer.js';
 import { DeclineCancelButtons } from './decline-cancel-buttons.js';
 import { useHostDraft, useKeptDraft, useStartDraft, useWrittenText } from './kept-draft.js';
-import { initialValues } from '../forms/schema-values.js';
+import { controlKind, initialValues } from '../forms/schema-values.js';
 import { restoredFormValues } from './restored-draft.js';
 import { answerSentText } from './answer-sent-words.js';
 import { useCorrecting } from '../servers/use-correcting.js';
@@ -70,6 +70,18 @@ export function ElicitationFormCard({ item }: { item: InboxItem }) {
   }, [restored, reset]);
   const initial = useMemo(() => JSON.stringify(initialValues(form.fields, 'elicitation')), [form.fields]);
   useHostDraft(item, kept, JSON.stringify(form.values) === initial ? null : form.values, restored);
+  // Whether anything in the form was changed by hand, even if set back since. (React's onChange,
+  // not onInput: a render between a select's input and change events would set it back.)
+  const [touched, setTouched] = useState(false);
+  // A form with fields to type in, all empty, nothing changed: the Inbox's a takes the person to
+  // the first of them rather than sending it as it is (they were about to type their answer; see
+  // `UNTOUCHED_FORM` in inbox-keys.tsx).
+  const textFields = form.fields.filter((field) => controlKind(field, 'elicitation') === 'input');
+  const untouched =
+    !touched &&
+    textFields.length > 0 &&
+    textFields.every((field) => (form.values[field.name] ?? '') === '') &&
+    JSON.stringify(form.values) === initial;
   const done = answerSentText(item);
   // After an answer refused for its answers, the summary follows the marks as they are corrected
   // (the form checks each field as it changes), as the Servers forms' does: its count, and gone
@@ -114,6 +126,8 @@ export function ElicitationFormCard({ item }: { item: InboxItem }) {
         className="answer-form"
         noValidate
         aria-busy={answering.busy}
+        data-untouched={untouched || undefined}
+        onChange={() => setTouched(true)}
         onSubmit={(event) => {
           event.preventDefault();
           submit();

@@ -11,7 +11,7 @@ const KEYS: Array<[string, string]> = [
   ['k or ↑', 'Previous item'],
   ['Enter or o', 'Open the item: focus its first field'],
   ['Escape', 'From a field, back to its item (then a, d and x work again)'],
-  ['a', 'Approve or submit the item'],
+  ['a', 'Approve or submit the item (on a question whose text fields are all empty: go to the first of them)'],
   ['d', 'Decline or reject the item'],
   ['x', 'Dismiss a question: no choice made, the server may ask again'],
   ['u', `Undo the last Decline, Reject or Dismiss, in the ${UNDO_SECONDS} seconds before it is sent`],
@@ -77,6 +77,19 @@ export function CardKeyHint({ cardId }: { cardId: string }) {
 
 /** What a, d and x do to a card, as the hint after one of them from the heading says it. */
 const ANSWERS: Record<string, string> = { a: 'approve or submit', d: 'decline or reject', x: 'dismiss' };
+
+/**
+ * A question's form with fields to type in, all still empty, and nothing in it changed (marked so
+ * by its card). The person pressing `a` there was most likely about to type their answer ("alice"
+ * pressed a): an Accept with nothing in it, which cannot be undone, is not sent on one letter;
+ * the focus goes to the first of its {@link TEXT_FIELD}s instead, where Enter submits the form.
+ */
+const UNTOUCHED_FORM = 'form[data-untouched]';
+/** A field to type in: what a question's form shows for a string or a number (never a textarea, where Enter would not submit). */
+const TEXT_FIELD = 'input:not([type="checkbox"], [type="radio"], [type="hidden"])';
+
+/** What `a` on an {@link UNTOUCHED_FORM} says, as the focus goes to its first field. */
+const NOT_SENT = 'Not sent: the form is empty. Type your answer, then press Enter to submit it.';
 
 /** A question's Dismiss button (MCP's `cancel`): only questions have one. */
 const isDismiss = (button: HTMLButtonElement) => button.textContent === 'Dismiss';
@@ -210,8 +223,23 @@ export function InboxKeys({
               hinted = here;
               onHint({ cardId, text: `The item you were on was withdrawn. ${again}` });
             }
-          } else if (event.key === 'a') button((b) => b.classList.contains('primary'))?.click();
-          else if (event.key === 'd') button((b) => /^(Decline|Reject)$/.test(b.textContent ?? ''))?.click();
+          } else if (event.key === 'a') {
+            const fields = [
+              ...(here?.querySelector(UNTOUCHED_FORM)?.querySelectorAll<HTMLInputElement>(TEXT_FIELD) ?? [])
+            ];
+            // What the page shows, too: a letter typed in a number field leaves its value empty.
+            const field = fields.every((f) => f.value === '' && !f.validity.badInput) ? fields[0] : undefined;
+            if (here && field) {
+              // The focus first (its focusin would take the hint away), then the hint on the card.
+              field.focus();
+              announce(NOT_SENT);
+              const cardId = here.dataset.inboxId;
+              if (cardId !== undefined) {
+                hinted = here;
+                onHint({ cardId, text: NOT_SENT });
+              }
+            } else button((b) => b.classList.contains('primary'))?.click();
+          } else if (event.key === 'd') button((b) => /^(Decline|Reject)$/.test(b.textContent ?? ''))?.click();
           else {
             const dismiss = button(isDismiss);
             if (dismiss) dismiss.click();

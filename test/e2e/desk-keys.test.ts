@@ -260,6 +260,104 @@ describe('the Inbox from the keyboard', () => {
     assert.equal(await hint.count(), 0);
     assert.deepEqual(pageErrors, []);
   });
+
+  it('a on a question whose text fields are all empty and untouched sends nothing: the focus goes to its first field', async () => {
+    /** Asks a form question as a task; its answer comes from `tasks/result`. */
+    const question = async (message: string, properties: Record<string, unknown>) => {
+      const { taskId } = (
+        await peer.server.request(
+          {
+            method: 'elicitation/create',
+            params: { mode: 'form', message, requestedSchema: { type: 'object', properties }, task: { ttl: 600_000 } }
+          },
+          CreateTaskResultSchema
+        )
+      ).task;
+      const card = page.locator(`[data-inbox-id="${taskId}"]`);
+      await card.waitFor();
+      return {
+        taskId,
+        card,
+        answer: peer.server.request({ method: 'tasks/result', params: { taskId } }, ElicitResultSchema)
+      };
+    };
+    const said = (text: string) =>
+      page.waitForFunction(
+        (expected) =>
+          document.querySelector('.sr-only[aria-live="polite"]')?.lastElementChild?.textContent === expected,
+        text
+      );
+    const notSent = 'Not sent: the form is empty. Type your answer, then press Enter to submit it.';
+
+    // A person on the card who starts typing their name: the a is not taken as Submit.
+    const name = await question('What is your name?', {
+      ready: { type: 'boolean', title: 'Ready' },
+      name: { type: 'string', title: 'Name' }
+    });
+    await name.card.focus();
+    await page.keyboard.press('a');
+    assert.deepEqual(
+      await page.evaluate(() => [
+        document.activeElement?.tagName,
+        document.activeElement?.getAttribute('name'),
+        (document.activeElement as HTMLInputElement | null)?.value
+      ]),
+      ['INPUT', 'name', ''],
+      'the focus is in the name field (past the Yes/No choice above it), with nothing typed'
+    );
+    await said(notSent);
+    await name.card.locator('.inbox-key-hint').getByText(notSent).waitFor();
+    // Nothing went to the server: the question is still waiting, in the core and on screen.
+    assert.ok((await fixture.host.call('inbox.list', {})).some((item) => item.taskId === name.taskId));
+    // The answer typed: its first letter too. The hint goes as the typing starts; Enter submits.
+    await page.keyboard.type('alice');
+    await name.card.locator('.inbox-key-hint').waitFor({ state: 'detached' });
+    await page.keyboard.press('Enter');
+    const sent = await name.answer;
+    assert.deepEqual([sent.action, sent.content], ['accept', { name: 'alice' }], 'the one answer is what was typed');
+    await name.card.waitFor({ state: 'detached' });
+
+    // A form with something changed (here the Yes/No choice) is submitted by a as it is.
+    const changed = await question('Shall we go on?', {
+      go: { type: 'boolean', title: 'Go on' },
+      note: { type: 'string', title: 'Note' }
+    });
+    await changed.card.focus();
+    await page.keyboard.press('Enter');
+    assert.equal(await page.evaluate(() => document.activeElement?.getAttribute('name')), 'go');
+    // Chosen by its first letter, as a person would.
+    await page.keyboard.press('y');
+    assert.equal(await changed.card.getByLabel('Go on').inputValue(), 'true');
+    await page.keyboard.press('Escape');
+    assert.equal(await focusedCard(page), await changed.card.getAttribute('data-inbox-id'));
+    await page.keyboard.press('a');
+    const went = await changed.answer;
+    assert.deepEqual([went.action, went.content], ['accept', { go: true }]);
+
+    // A question with no field to type in (a box to tick, or no field at all): a submits at once.
+    const tick = await question('Keep the logs?', {
+      keep: { type: 'boolean', title: 'Keep', default: true }
+    });
+    await tick.card.focus();
+    await page.keyboard.press('a');
+    const kept = await tick.answer;
+    assert.deepEqual([kept.action, kept.content], ['accept', { keep: true }]);
+    const none = await question('Carry on?', {});
+    await none.card.focus();
+    await page.keyboard.press('a');
+    const carried = await none.answer;
+    assert.deepEqual([carried.action, carried.content], ['accept', {}]);
+
+    // The help says so.
+    await page.locator('#heading-inbox').focus();
+    await page.keyboard.press('?');
+    const help = page.getByRole('dialog', { name: 'Inbox keys' });
+    await help.waitFor();
+    assert.match((await help.textContent()) ?? '', /a question whose text fields are all empty/);
+    await page.keyboard.press('Escape');
+    await help.waitFor({ state: 'hidden' });
+    assert.deepEqual(pageErrors, []);
+  });
 });
 
 /** The Inbox's j past the last card shown while more wait: the next ones show, and the next card takes the focus. */

@@ -51,16 +51,19 @@ describe('an Inbox question’s answers to correct, in headless Chromium against
     return answer;
   };
 
-  it('takes the summary away once the one marked answer is typed in, after a refused a', async () => {
+  it('takes the summary away once the one marked answer is typed in, after a refused Enter', async () => {
     const answer = ask('Which depot should the van leave from?', { depot: { type: 'string', title: 'Depot' } }, [
       'depot'
     ]);
     const card = page.getByRole('article', { name: 'Which depot should the van leave from?' });
     await card.waitFor();
-    // a on the card: the answer goes with its required field empty.
+    // a on the card takes the person to the empty field (it sends nothing); Enter there sends the
+    // answer with its required field empty.
     await card.focus();
     await page.keyboard.press('a');
     const depot = card.getByLabel('Depot');
+    await page.waitForFunction(() => document.activeElement?.getAttribute('name') === 'depot');
+    await page.keyboard.press('Enter');
     const depotError = card.locator(`#${await depot.getAttribute('id')}-error`);
     await depotError.waitFor();
     assert.equal(await depotError.textContent(), 'Required');

@@ -104,6 +104,8 @@ const TOOL_CALL_ENDS: Record<string, (name: string, d: Detail) => string> = {
   'tool-error': (name) => `${capitalized(name)} reported an error`,
   task: (name) => `The call to ${name} became a task`,
   error: (name) => `The call to ${name} failed`,
+  // Listed at the start after Taskdesk stopped without closing (a crash, a forced stop).
+  'not-finished': (name) => `The call to ${name} did not finish: Taskdesk stopped while it ran, without closing`,
   // Who cancelled it, as History says it: the person, or Taskdesk as it closed.
   cancelled: (name, d) =>
     `The call to ${name} was cancelled${

@@ -1,6 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { CallOrigin } from '../contract/plain-calls.js';
 import type { HistoryEntry } from '../contract/history.js';
+import type { AuditEntry } from '../contract/host-api.js';
 import { STOPPED_WHILE_RUNNING } from '../requestor/plain-calls.js';
 import { STOPPED_BEFORE_ANSWER } from '../receiver/task-receiver.js';
 import { titleOfReceived, titleOfRequested } from './history-values.js';
@@ -21,6 +22,12 @@ export interface NotFinishedWork {
   serverName: string;
   /** A call's tool. */
   toolName?: string;
+  /** A call's id (`tools.call`'s `callId`), when the record kept it. */
+  callId?: string;
+  /** A call's arguments, when the record kept them (small ones: see `ARGUMENTS_BYTES`). */
+  arguments?: Record<string, unknown>;
+  /** Set when a call's arguments were too large for the record to keep. */
+  argumentsTooLarge?: true;
   /** A request's question in a short line (its start), when it had one. */
   question?: string;
   relatedTaskId?: string;
@@ -41,14 +48,15 @@ export interface NotFinishedWork {
  * words a clean close uses (which records the same work as cancelled by Taskdesk). Its end is
  * when its run was last seen running, which is only about when it stopped.
  *
- * Its request holds what the record kept: a call's tool without its arguments, a request's
- * question cut short.
+ * Its request holds what the record kept: a call's tool and its arguments when they were small,
+ * else `argumentsNotKept`, why not in words (the History detail says "Its arguments were not
+ * kept: …", where `{}` would read as a call without arguments); a request's question cut short.
  */
 export function notFinishedEntry(work: NotFinishedWork): HistoryEntry {
   const { kind } = work;
   const call = kind === 'tool-call';
   const message = call ? NOT_FINISHED_CALL : NOT_FINISHED_REQUEST;
-  const request = call ? { name: work.toolName ?? '' } : requestOf(kind, work.question);
+  const request = call ? callRequestOf(work) : requestOf(kind, work.question);
   return {
     id: `${call ? 'call' : 'request'}:${work.key === undefined ? randomUUID() : uuidOf(work.key)}`,
     direction: call ? 'requested' : 'received',
@@ -69,6 +77,52 @@ export function notFinishedEntry(work: NotFinishedWork): HistoryEntry {
     ],
     request
   };
+}
+
+/**
+ * The audit entry of plain work an unclean stop broke off, written at the start that lists it in
+ * History, as a clean close writes one for each call it ended (`tool.call-ended`) and each
+ * question or model request it withdrew (`inbox.withdrawn`, the History entry's words its reason).
+ */
+export function notFinishedAudit(work: NotFinishedWork): Omit<AuditEntry, 'at'> {
+  const subject = { serverId: work.serverId, serverName: work.serverName };
+  const when = { startedAt: work.startedAt, lastSeenAt: work.lastSeenAt };
+  if (work.kind === 'tool-call')
+    return {
+      ...subject,
+      type: 'tool.call-ended',
+      detail: {
+        tool: work.toolName ?? '?',
+        outcome: 'not-finished',
+        ...(work.callId !== undefined && { callId: work.callId }),
+        ...when
+      }
+    };
+  return {
+    ...subject,
+    type: 'inbox.withdrawn',
+    detail: {
+      kind: work.kind,
+      ...(work.question !== undefined && { question: work.question }),
+      ...(work.relatedTaskId !== undefined && { relatedTaskId: work.relatedTaskId }),
+      reason: NOT_FINISHED_REQUEST,
+      ...when
+    }
+  };
+}
+
+/**
+ * Why a call's arguments were not kept, in words that follow "Its arguments were not kept: "
+ * (the size is the open-work record's `ARGUMENTS_BYTES`).
+ */
+export const ARGUMENTS_TOO_LARGE = 'they were larger than the 4 KiB of JSON Taskdesk keeps of a running call';
+export const ARGUMENTS_UNRECORDED = 'the Taskdesk that ran it did not record them';
+
+/** A call's request: its tool and arguments, or why its arguments were not kept. */
+function callRequestOf(work: NotFinishedWork): Record<string, unknown> {
+  const name = work.toolName ?? '';
+  if (work.arguments !== undefined) return { name, arguments: work.arguments };
+  return { name, argumentsNotKept: work.argumentsTooLarge ? ARGUMENTS_TOO_LARGE : ARGUMENTS_UNRECORDED };
 }
 
 /** A request as its title and detail read it, from the question kept: a model request's as its last user message. */

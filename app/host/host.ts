@@ -88,7 +88,8 @@ import { oauthFetch } from '../auth/oauth-fetch.js';
 import { ServerSignIn } from './server-sign-in.js';
 import { signInWait } from './sign-in-resend.js';
 import { RunningMarker } from './running-marker.js';
-import { OpenWorkNote } from './open-work-note.js';
+import { notFinishedAudit, type NotFinishedWork } from '../history/not-finished-entry.js';
+import { notFinishedWords, OpenWorkNote } from './open-work-note.js';
 import { OpenWorkRecord, recordedElicitation, recordedSampling } from './open-work-record.js';
 import { ServerSecretValues } from './server-secret-values.js';
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
@@ -472,8 +473,8 @@ export class Host {
         clock: this.clock
       }),
       secretValues: () => this.#secretValues.values(),
-      onPlainCall: (call) => {
-        this.#openWorkRecord?.callChanged(call);
+      onPlainCall: (call, started) => {
+        this.#openWorkRecord?.callChanged(call, started?.arguments);
         this.events.emit('call.changed', { call });
       },
       onToolsChanged: (serverId) => this.#listChangedOf('tools.changed', serverId).changed(),
@@ -863,7 +864,9 @@ export class Host {
       () => OpenWorkRecord.removeTaken(left.files),
       () => undefined
     );
-    if (unclean) this.#warn(uncleanStopMessage(unclean.lastSeenAt, left.work.length), undefined, 'host.unclean-stop');
+    if (unclean) this.#warn(uncleanStopMessage(unclean.lastSeenAt, left.work), undefined, 'host.unclean-stop');
+    // One entry for each, as a clean close writes one for each call it ends and question it withdraws.
+    for (const work of left.work) this.audit.record(notFinishedAudit(work));
     for (const reason of left.problems)
       this.#warn(
         `The record of plain work open when Taskdesk last stopped could not be read (${reason}); History may miss tool calls and questions that were open then.`
@@ -1474,18 +1477,24 @@ function yourActWords(act: YourAct, serverName: string): string {
   }
 }
 
-/** What the next start says after a run that did not close (SIGKILL, a crash, power loss). */
-function uncleanStopMessage(lastSeenAt: number | undefined, listed: number): string {
-  // Its marker is touched once a minute: its time is about when Taskdesk last ran, not when it stopped.
-  const at =
-    lastSeenAt === undefined
-      ? ''
-      : ` (last seen running at about ${new Date(lastSeenAt).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' })})`;
-  const history =
-    listed === 0
-      ? ''
-      : ` History lists ${listed === 1 ? 'the one that was open' : `the ${listed} that were open`} as not finished.`;
-  return `Taskdesk did not close cleanly last time${at}: questions and model requests without a task that were waiting, and tool calls without a task that were running, were lost; their servers were not answered.${history} Tasks are kept, but a server Taskdesk starts itself (stdio) was started again, and its running tasks are lost unless it stores them.`;
+/**
+ * What the next start says after a run that did not close (SIGKILL, a crash, power loss): the
+ * plain work its records kept, named as a clean close's note names it, or, with none kept, what
+ * may have been lost.
+ */
+function uncleanStopMessage(markerAt: number | undefined, work: readonly NotFinishedWork[]): string {
+  // Its marker is touched once a minute: the work its records kept may be later (each was
+  // last seen running no earlier than its record's last write).
+  const seen = Math.max(markerAt ?? Number.NEGATIVE_INFINITY, ...work.map((item) => Date.parse(item.lastSeenAt)));
+  const at = Number.isFinite(seen)
+    ? ` (last seen running at about ${new Date(seen).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' })})`
+    : '';
+  const said = notFinishedWords(work);
+  const lost =
+    said === undefined
+      ? 'questions and model requests without a task that were waiting, and tool calls without a task that were running, were lost; their servers were not answered.'
+      : `${said.what}; ${said.lost}. History lists ${said.one ? 'it' : 'them'} as not finished.`;
+  return `Taskdesk did not close cleanly last time${at}: ${lost} Tasks are kept, but a server Taskdesk starts itself (stdio) was started again, and its running tasks are lost unless it stores them.`;
 }
 
 /**

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { questionPreview } from '../audit/question-preview.js';
 import { previewLine } from '../contract/request-preview.js';
+import type { NotFinishedWork } from '../history/not-finished-entry.js';
 import type { EndedOrdinaryRequest } from '../receiver/task-receiver.js';
 
 /** The note's file in the data directory. */
@@ -38,6 +39,8 @@ const NoteSchema = z.object({
   calledOn: z.array(z.string()).max(NAMES_KEPT)
 });
 type Note = z.infer<typeof NoteSchema>;
+/** What was broken off, counted and named, as a note keeps it or as records of open work tell it. */
+type BrokenOff = Omit<Note, 'version' | 'closedAt'>;
 
 /**
  * What a clean close broke off of plain work (questions and model requests without a task that
@@ -151,6 +154,51 @@ function readNote(file: string): Note | undefined {
 
 /** What the next start says about a note (nothing when it counts nothing). */
 function openWorkMessage(note: Note): string | undefined {
+  const words = brokenOffWords(note);
+  if (words === undefined) return undefined;
+  const at = new Date(note.closedAt).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+  const them = words.one ? 'it' : 'them';
+  return `When Taskdesk last closed (at ${at}), ${words.what}: Taskdesk cancelled ${them}; ${words.lost}. History lists ${them} as “Cancelled by Taskdesk”.`;
+}
+
+/**
+ * What a run that stopped without closing left open, as its records kept it (see
+ * `OpenWorkRecord`), in the words a clean close's note is said in: "1 question without a task was
+ * waiting, from A (“…”), and 1 tool call without a task was running, on B" (`what`), "the server
+ * that asked was not answered, and the call’s result was not received" (`lost`); undefined for none.
+ */
+export function notFinishedWords(
+  work: readonly NotFinishedWork[]
+): { what: string; lost: string; one: boolean } | undefined {
+  const askedBy = new Set<string>();
+  const calledOn = new Set<string>();
+  let quote: { text: string; question: boolean } | undefined;
+  const counts = { questions: 0, modelRequests: 0, calls: 0, forTasks: 0 };
+  for (const item of work) {
+    if (item.kind === 'tool-call') {
+      counts.calls++;
+      if (calledOn.size < NAMES_KEPT) calledOn.add(item.serverName);
+      continue;
+    }
+    const question = item.kind === 'elicitation';
+    if (question) counts.questions++;
+    else counts.modelRequests++;
+    if (item.relatedTaskId !== undefined) counts.forTasks++;
+    if (askedBy.size < NAMES_KEPT) askedBy.add(item.serverName);
+    // A question's words are quoted before a model request's, as a close's note does.
+    if (item.question !== undefined && (quote === undefined || (question && !quote.question)))
+      quote = { text: previewLine(item.question, QUOTE_CHARS), question };
+  }
+  return brokenOffWords({
+    ...counts,
+    askedBy: [...askedBy],
+    calledOn: [...calledOn],
+    ...(quote && { quote: quote.text })
+  });
+}
+
+/** What was broken off in words (see {@link notFinishedWords}); undefined when it counts nothing. */
+function brokenOffWords(note: BrokenOff): { what: string; lost: string; one: boolean } | undefined {
   const parts: string[] = [];
   const waiting = note.questions + note.modelRequests;
   if (waiting > 0) {
@@ -174,8 +222,6 @@ function openWorkMessage(note: Note): string | undefined {
       `${counted(note.calls, 'tool call')} without a task ${note.calls === 1 ? 'was' : 'were'} running, on ${names(note.calledOn)}`
     );
   if (parts.length === 0) return undefined;
-  const at = new Date(note.closedAt).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
-  const one = waiting + note.calls === 1;
   // A question's server waits for an answer it did not get; a call waits on its server, whose
   // result Taskdesk did not get (as History says it: "its result was not received").
   const lost = [
@@ -190,7 +236,7 @@ function openWorkMessage(note: Note): string | undefined {
         ? 'the call’s result was not received'
         : 'the calls’ results were not received'
   ].filter((part) => part !== '');
-  return `When Taskdesk last closed (at ${at}), ${parts.join(', and ')}: Taskdesk cancelled ${one ? 'it' : 'them'}; ${lost.join(', and ')}. History lists ${one ? 'it' : 'them'} as “Cancelled by Taskdesk”.`;
+  return { what: parts.join(', and '), lost: lost.join(', and '), one: waiting + note.calls === 1 };
 }
 
 function counted(count: number, noun: string): string {

@@ -22,10 +22,26 @@ const NAME_CHARS = 100;
 const QUOTE_CHARS = 80;
 /** Ids are kept whole or not at all: a cut id names nothing. */
 const ID_CHARS = 400;
-/** Past this size (in characters) the file is written anew with only what is open: ends need not stay. */
+/**
+ * A call's arguments are kept up to this many bytes of JSON, else only that they were too large
+ * (History's words for it, `ARGUMENTS_TOO_LARGE`, say this size). The record is written as the
+ * call starts, on the call's path: its arguments are measured there (by a walk that stops once
+ * past this), masked and serialized, and written again with each compaction while the call
+ * runs, so only small ones are kept. The History entry of the call's end keeps them (up to
+ * 32 KiB), as its `tool.called` audit entry does.
+ */
+export const ARGUMENTS_BYTES = 4 * 1024;
+/**
+ * Past this size (in characters) beyond what is open, the file is written anew with only what is
+ * open: ends need not stay.
+ */
 const COMPACT_BYTES = 64 * 1024;
-/** A file larger than this is no record of ours: ignored (with a warning). */
-const FILE_MAX_BYTES = 1024 * 1024;
+/**
+ * A file larger than this is no record of ours: ignored (with a warning). Room for what it may
+ * hold: {@link MAX_OPEN} starts with their arguments (at most {@link ARGUMENTS_BYTES} each) and
+ * names, and {@link COMPACT_BYTES} of lines past them.
+ */
+const FILE_MAX_BYTES = 2 * 1024 * 1024;
 /** Files of earlier runs read at one start, at most; the rest wait for the next. */
 const FILES_READ = 20;
 /**
@@ -42,6 +58,12 @@ const StartSchema = z.object({
   serverId: z.string().max(ID_CHARS),
   serverName: z.string().max(NAME_CHARS),
   toolName: z.string().max(NAME_CHARS).optional(),
+  /** A call's id (`tools.call`'s `callId`), which its audit entries name. */
+  callId: z.string().max(ID_CHARS).optional(),
+  /** A call's arguments, when small (see {@link ARGUMENTS_BYTES}); absent in records of earlier versions. */
+  arguments: z.record(z.string(), z.unknown()).optional(),
+  /** Set when a call's arguments were too large to keep. */
+  argumentsTooLarge: z.literal(true).optional(),
   question: z.string().max(QUOTE_CHARS).optional(),
   relatedTaskId: z.string().max(ID_CHARS).optional(),
   origin: CallOriginSchema.optional(),
@@ -85,13 +107,14 @@ export interface OpenWorkRecordSeams {
  * Past {@link COMPACT_BYTES} the file is written anew (a temporary file renamed over it) with only
  * what is open. Kept small: at most {@link MAX_OPEN} items, names and questions cut short (a
  * question is quoted at most {@link QUOTE_CHARS} characters, as the open-work note does; a tool
- * call's arguments are not kept). Every file operation may fail: then recording stops, the file
- * is removed if it can be, and Taskdesk runs on.
+ * call's arguments are kept up to {@link ARGUMENTS_BYTES}). Every file operation may fail: then
+ * recording stops, the file is removed if it can be, and Taskdesk runs on.
  */
 export class OpenWorkRecord {
   readonly #file: string;
   readonly #written: ((open: number) => void) | undefined;
-  readonly #open = new Map<number, Start>();
+  /** What is open: its start line by its id (what a compaction writes again). */
+  readonly #open = new Map<number, string>();
   /** The record's id of each running call, by its callId (a caller may use a callId again later). */
   readonly #calls = new Map<string, number>();
   #nextId = 1;
@@ -100,6 +123,8 @@ export class OpenWorkRecord {
   readonly #pendingStarts = new Map<number, number>();
   #handle: fs.promises.FileHandle | undefined;
   #bytes = 0;
+  /** The characters the start lines of what is open take: what a compaction writes. */
+  #openChars = 0;
   #draining: Promise<void> | undefined;
   /** The wait before the next write (see {@link GATHER_MS}), while one is due. */
   #gathering: { timer: NodeJS.Timeout; resolve: () => void } | undefined;
@@ -121,8 +146,11 @@ export class OpenWorkRecord {
     this.#secrets = secrets;
   }
 
-  /** A plain call started, changed or ended (`PlainCalls`' every view). */
-  callChanged(view: PlainCallView): void {
+  /**
+   * A plain call started, changed or ended (`PlainCalls`' every view); `args`, its arguments, as
+   * it starts.
+   */
+  callChanged(view: PlainCallView, args?: Record<string, unknown>): void {
     if (this.#stopped) return;
     const id = this.#calls.get(view.callId);
     if (view.state !== 'running') {
@@ -132,11 +160,14 @@ export class OpenWorkRecord {
       return;
     }
     if (id !== undefined || view.serverId.length > ID_CHARS) return;
+    const kept = args === undefined ? undefined : keptArguments(args, this.#secrets());
     const started = this.#started({
       kind: 'tool-call',
       serverId: view.serverId,
       serverName: cut(view.serverName),
       toolName: cut(view.toolName),
+      ...(view.callId.length <= ID_CHARS && { callId: view.callId }),
+      ...(kept !== undefined && (kept === 'too-large' ? { argumentsTooLarge: true } : { arguments: kept })),
       ...(view.origin && { origin: view.origin }),
       startedAt: view.startedAt
     });
@@ -197,15 +228,20 @@ export class OpenWorkRecord {
   #started(work: Omit<Start, 'id'>): number | undefined {
     if (this.#open.size >= MAX_OPEN) return undefined;
     const start: Start = { id: this.#nextId++, ...work };
-    this.#open.set(start.id, start);
+    const line = `${JSON.stringify({ start })}\n`;
+    this.#open.set(start.id, line);
+    this.#openChars += line.length;
     this.#pendingStarts.set(start.id, this.#pending.length);
-    this.#pending.push(`${JSON.stringify({ start })}\n`);
+    this.#pending.push(line);
     this.#drainSoon();
     return start.id;
   }
 
   #ended(id: number): void {
-    if (!this.#open.delete(id)) return;
+    const line = this.#open.get(id);
+    if (line === undefined) return;
+    this.#open.delete(id);
+    this.#openChars -= line.length;
     const at = this.#pendingStarts.get(id);
     if (at !== undefined) {
       // Started and ended since the last write: neither need be written.
@@ -232,7 +268,8 @@ export class OpenWorkRecord {
         this.#pending = [];
         this.#pendingStarts.clear();
         if (text === '') continue;
-        if (this.#bytes + text.length > COMPACT_BYTES) await this.#compact();
+        // Past what is open (calls' arguments make it large at times): ends need not stay.
+        if (this.#bytes + text.length > this.#openChars + COMPACT_BYTES) await this.#compact();
         else await this.#append(text);
       }
       if (!this.#stopped) this.#written?.(this.#open.size);
@@ -258,7 +295,7 @@ export class OpenWorkRecord {
 
   /** Writes the file anew with only what is open now. */
   async #compact(): Promise<void> {
-    const text = [...this.#open.values()].map((start) => `${JSON.stringify({ start })}\n`).join('');
+    const text = [...this.#open.values()].join('');
     const temporary = `${this.#file}.tmp`;
     await fs.promises.mkdir(path.dirname(this.#file), { recursive: true });
     await fs.promises.writeFile(temporary, text);
@@ -436,6 +473,36 @@ function removeQuietly(file: string): void {
   } catch {
     // Read again at the next start.
   }
+}
+
+/**
+ * A call's arguments as the record keeps them, their secrets masked: whole up to
+ * {@link ARGUMENTS_BYTES} of JSON, else `too-large`. Measured first by a walk that stops once its
+ * strings and keys alone pass the bound, so that large arguments cost no more than small ones.
+ */
+function keptArguments(
+  args: Record<string, unknown>,
+  secrets: Iterable<string>
+): Record<string, unknown> | 'too-large' {
+  let chars = 0;
+  // A lower bound of the JSON's length: each string and key at least its characters and quotes.
+  const within = (part: unknown): boolean => {
+    if (typeof part === 'string') chars += part.length + 2;
+    else if (Array.isArray(part)) {
+      chars += 2;
+      for (const item of part) if (!within(item)) return false;
+    } else if (typeof part === 'object' && part !== null) {
+      chars += 2;
+      for (const [key, item] of Object.entries(part)) {
+        chars += key.length + 3;
+        if (!within(item)) return false;
+      }
+    } else chars += 1;
+    return chars <= ARGUMENTS_BYTES;
+  };
+  if (!within(args)) return 'too-large';
+  const masked = maskSecrets(args, secrets);
+  return Buffer.byteLength(JSON.stringify(masked)) <= ARGUMENTS_BYTES ? masked : 'too-large';
 }
 
 /** A name kept whole up to {@link NAME_CHARS} characters, else its start (not half a surrogate pair) and an ellipsis. */

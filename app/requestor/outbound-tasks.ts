@@ -93,8 +93,8 @@ export interface OutboundTasksOptions {
   onStoreError?: (outboundId: string, error: unknown) => void;
   /** Whether Taskdesk waits on the person for a request from this server (plain calls to it do not time out meanwhile). */
   waitingOnPerson?: (serverId: string) => boolean;
-  /** Told of every change of a plain call (started, progress, ended). */
-  onPlainCall?: (view: PlainCallView) => void;
+  /** Told of every change of a plain call (started, with its arguments; progress; ended). */
+  onPlainCall?: (view: PlainCallView, started?: { arguments: Record<string, unknown> }) => void;
   /**
    * Waits, for a call its server refused for want of a sign-in, until the person signed in and the
    * server is connected again (see `sign-in-refusal.ts`). Without it, such a call fails at once.
@@ -501,7 +501,8 @@ export class OutboundTasks {
       ...(options.origin && { origin: { ...options.origin } }),
       serverId: attachment.serverId,
       serverName: attachment.serverName,
-      toolName
+      toolName,
+      arguments: args
     };
     return this.plainCalls.run(
       call,

@@ -81,7 +81,8 @@ export interface PlainCallsOptions {
    * then the call cannot time out, since the server may be waiting for that answer.
    */
   waitingOnPerson: (serverId: string) => boolean;
-  onChange: (view: PlainCallView) => void;
+  /** Told of every change of a call; as it starts, with its arguments (`started`) when its caller gave them. */
+  onChange: (view: PlainCallView, started?: { arguments: Record<string, unknown> }) => void;
 }
 
 interface RunningCall {
@@ -141,6 +142,8 @@ export class PlainCalls {
       serverName: string;
       toolName: string;
       origin?: CallOrigin;
+      /** Its arguments, told as it starts (see {@link PlainCallsOptions.onChange}); not in its view. */
+      arguments?: Record<string, unknown>;
     },
     send: PlainCallSender<T>,
     ended?: (view: PlainCallView, value: T | undefined, cancelledBy?: 'taskdesk') => void
@@ -167,7 +170,7 @@ export class PlainCalls {
     if (this.#options.waitingOnPerson(call.serverId)) running.view.waitingOnPerson = true;
     this.#running.set(callId, running);
     this.#arm(running);
-    this.#options.onChange(copyJson(running.view));
+    this.#options.onChange(copyJson(running.view), call.arguments && { arguments: call.arguments });
     try {
       const result = await send(
         running.controller.signal,

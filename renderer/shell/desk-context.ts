@@ -21,10 +21,10 @@ export interface Desk {
   openTools: (serverId: string, call?: ToolCallAgain) => void;
 }
 
-/** A call to make again: which tool, with what arguments. */
+/** A call to make again: which tool, with what arguments (absent when they were not kept). */
 export interface ToolCallAgain {
   tool: string;
-  arguments: Record<string, unknown>;
+  arguments?: Record<string, unknown>;
 }
 
 export const DeskContext = createContext<Desk | undefined>(undefined);

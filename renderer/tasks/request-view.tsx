@@ -19,7 +19,13 @@ export function RequestView({ kind, request }: { kind: TaskItem['kind']; request
         <p>
           Tool <code>{asText(request.name ?? request.toolName, '?')}</code>
         </p>
-        <JsonView value={request.arguments ?? {}} />
+        {/* A call Taskdesk stopped without closing while it ran, its arguments too large to keep
+            then: said so, where `{}` would read as a call without arguments. */}
+        {request.arguments === undefined && typeof request.argumentsNotKept === 'string' ? (
+          <p className="muted">Its arguments were not kept: {request.argumentsNotKept}.</p>
+        ) : (
+          <JsonView value={request.arguments ?? {}} />
+        )}
       </div>
     );
   if (kind === 'elicitation')

@@ -46,9 +46,12 @@ function newCallId(): string {
   return `form-${Array.from(crypto.getRandomValues(new Uint8Array(12)), (byte) => byte.toString(16).padStart(2, '0')).join('')}`;
 }
 
-/** A call to make again, from Call again… (its arguments); `nonce` tells a new request from the last. */
+/**
+ * A call to make again, from Call again… (its arguments, absent when they were not kept); `nonce`
+ * tells a new request from the last.
+ */
 export interface CallAgain {
-  arguments: Record<string, unknown>;
+  arguments?: Record<string, unknown>;
   nonce: number;
 }
 
@@ -121,19 +124,24 @@ export function ToolCallForm({
     // a failure) is not this one's, and nothing of this one has been sent yet.
     setResult(null);
     clear();
-    const start = argumentValues(form.fields, again.arguments);
+    const kept = again.arguments;
+    const start = kept === undefined ? undefined : argumentValues(form.fields, kept);
     if (start) form.reset(start);
     setAgainNote(
       start
         ? undefined
-        : 'The arguments of that call do not fit this form as they are (the tool may have changed): fill it in anew; the call’s own arguments are in its History entry.'
+        : kept === undefined
+          ? 'The arguments of that call were not kept: fill the form in.'
+          : 'The arguments of that call do not fit this form as they are (the tool may have changed): fill it in anew; the call’s own arguments are in its History entry.'
     );
     const first = focusFirstField(formRef.current);
     first?.scrollIntoView({ block: 'nearest' });
     announce(
       start
         ? `The form of ${tool.name}, filled with that call’s arguments: check them, then Call tool.`
-        : `The form of ${tool.name}: the arguments of that call do not fit it as they are.`
+        : kept === undefined
+          ? `The form of ${tool.name}: the arguments of that call were not kept.`
+          : `The form of ${tool.name}: the arguments of that call do not fit it as they are.`
     );
     onFilled?.(again.nonce);
   }, [again, form, announce, tool.name, onFilled, clear]);

@@ -222,7 +222,7 @@ export function ToolsScreen({
                 modern={s.state.era === 'modern'}
                 again={
                   shown && again?.call?.tool === tool.name
-                    ? { arguments: again.call.arguments, nonce: again.nonce }
+                    ? { ...(again.call.arguments && { arguments: again.call.arguments }), nonce: again.nonce }
                     : undefined
                 }
                 onFilled={setSpent}

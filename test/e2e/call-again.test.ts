@@ -72,6 +72,43 @@ describe('Call again, in headless Chromium against the real core', () => {
     assert.deepEqual(pageErrors, []);
   });
 
+  it('says of a call Taskdesk stopped without closing that its arguments were not kept, and opens its form saying so', async () => {
+    const { page, fixture, pageErrors } = desk!;
+    // What the start after a kill lists of a call whose arguments were too large to keep.
+    const startedAt = new Date(Date.now() - 5_000).toISOString();
+    await fixture.host.history.recordNotFinished({
+      kind: 'tool-call',
+      serverId: 'tools',
+      serverName: 'tools',
+      toolName: 'echo',
+      argumentsTooLarge: true,
+      startedAt,
+      lastSeenAt: new Date().toISOString()
+    });
+    await page.locator('nav').getByRole('link', { name: 'History', exact: true }).click();
+    const history = page.getByRole('region', { name: 'History' });
+    await history.locator('li', { hasText: 'Not finished' }).getByRole('button').first().click();
+    const detail = history.locator('.history-detail');
+    await detail
+      .getByText(
+        'Its arguments were not kept: they were larger than the 4 KiB of JSON Taskdesk keeps of a running call.',
+        { exact: true }
+      )
+      .waitFor();
+    // Not shown as a call without arguments.
+    assert.equal(await detail.locator('.request-view pre', { hasText: /^\{\}$/ }).count(), 0);
+    await detail.getByRole('button', { name: 'Call echo again…' }).click();
+
+    const toolsScreen = page.getByRole('region', { name: 'Tools' });
+    const form = toolsScreen.getByRole('form', { name: 'Call echo' });
+    await form.getByText('The arguments of that call were not kept: fill the form in.', { exact: true }).waitFor();
+    await page.waitForFunction(
+      (expected) => document.querySelector('.sr-only[aria-live="polite"]')?.lastElementChild?.textContent === expected,
+      'The form of echo: the arguments of that call were not kept.'
+    );
+    assert.deepEqual(pageErrors, []);
+  });
+
   it('lists a server’s tools again when it says they changed, keeping an open form and what was typed in it', async () => {
     const { page } = desk!;
     // Away and back: the line about the tool that went is done with.

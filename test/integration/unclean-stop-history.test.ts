@@ -4,13 +4,14 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { auditSentence } from '../../app/contract/audit-words.js';
 import { createHost, Host } from '../../app/host/host.js';
 import { tempDir } from '../support/host-fixture.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 
 const UNCLEAN =
-  /^Taskdesk did not close cleanly last time \(last seen running at about [^)]+\): .* History lists the 2 that were open as not finished\. /;
+  /^Taskdesk did not close cleanly last time \(last seen running at about [^)]+\): 1 question without a task was waiting, from Slow server \(“Ship the release to every customer now\? [^”]*…”\), and 1 tool call without a task was running, on Slow server; the server that asked was not answered, and the call’s result was not received\. History lists them as not finished\. Tasks are kept, /;
 
 describe('plain work open when Taskdesk is killed', () => {
   it('is listed in History at the next start as not finished, with its server, tool or question, and start time', async () => {
@@ -56,6 +57,11 @@ describe('plain work open when Taskdesk is killed', () => {
         assert.equal(entries.length, 2, JSON.stringify(entries));
         assert.equal(call.serverName, 'Slow server');
         assert.equal(call.title, 'Tool call: wait');
+        // Its arguments, as it was called with them.
+        assert.deepEqual((await host.call('history.get', { id: call.id })).request, {
+          name: 'wait',
+          arguments: { label: 'nightly' }
+        });
         assert.equal(call.status, 'failed');
         assert.equal(
           call.statusMessage,
@@ -76,6 +82,27 @@ describe('plain work open when Taskdesk is killed', () => {
           assert.ok(started >= startedBefore && started <= Date.now(), entry.createdAt);
           assert.ok(Date.parse(entry.endedAt!) >= started, `${entry.endedAt} after ${entry.createdAt}`);
         }
+        // The audit log has an entry for each, as a clean close writes them.
+        const ended = await host.call('audit.read', { type: 'tool.call-ended' });
+        assert.equal(ended.length, 1, JSON.stringify(ended));
+        assert.equal(ended[0]?.serverName, 'Slow server');
+        assert.deepEqual(
+          { tool: ended[0]?.detail?.tool, outcome: ended[0]?.detail?.outcome },
+          { tool: 'wait', outcome: 'not-finished' }
+        );
+        assert.equal(
+          auditSentence(ended[0]),
+          'The call to the tool wait did not finish: Taskdesk stopped while it ran, without closing'
+        );
+        const withdrawn = await host.call('audit.read', { type: 'inbox.withdrawn' });
+        assert.equal(withdrawn.length, 1, JSON.stringify(withdrawn));
+        assert.equal(withdrawn[0]?.serverName, 'Slow server');
+        assert.equal(withdrawn[0]?.detail?.kind, 'elicitation');
+        assert.match(String(withdrawn[0]?.detail?.question), /^Ship the release/);
+        assert.equal(
+          withdrawn[0]?.detail?.reason,
+          'Not finished: Taskdesk stopped before it was answered; the server was not answered'
+        );
         // Found by what the row says.
         assert.equal((await host.call('history.list', { filter: { text: 'not finished' } })).entries.length, 2);
         assert.deepEqual(fs.readdirSync(path.join(dataDir, 'open-work')), [], 'what was left is taken once');
@@ -98,6 +125,57 @@ describe('plain work open when Taskdesk is killed', () => {
       } catch {
         // Already gone.
       }
+      data.remove();
+    }
+  });
+
+  it('is said to have been seen running no earlier than the last work its record kept', async () => {
+    const data = tempDir();
+    const dataDir = path.join(data.dir, 'host');
+    try {
+      // The marker is touched once a minute: the run's record was written well after it.
+      // In whole seconds: a file's time may be kept more or less precisely than a millisecond.
+      const lastWork = Math.floor(Date.now() / 1000) * 1000 - 60_000;
+      const markerAt = new Date(lastWork - 10 * 60_000);
+      fs.mkdirSync(path.join(dataDir, 'running'), { recursive: true });
+      const marker = path.join(dataDir, 'running', 'earlier-run.json');
+      fs.writeFileSync(marker, '{}\n');
+      fs.utimesSync(marker, markerAt, markerAt);
+      fs.mkdirSync(path.join(dataDir, 'open-work'), { recursive: true });
+      const record = path.join(dataDir, 'open-work', 'earlier-run.jsonl');
+      fs.writeFileSync(
+        record,
+        `${JSON.stringify({
+          start: {
+            id: 1,
+            kind: 'tool-call',
+            serverId: 'slow',
+            serverName: 'Slow server',
+            toolName: 'wait',
+            arguments: {},
+            startedAt: new Date(lastWork - 3_000).toISOString()
+          }
+        })}\n`
+      );
+      fs.utimesSync(record, new Date(lastWork), new Date(lastWork));
+
+      const host = new Host({ dataDir, autoConnect: false });
+      try {
+        await host.start().leftOpenWork;
+        const when = new Date(lastWork).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+        assert.equal(host.warnings.length, 1, JSON.stringify(host.warnings));
+        assert.ok(
+          host.warnings[0]!.message.startsWith(
+            `Taskdesk did not close cleanly last time (last seen running at about ${when}): `
+          ),
+          host.warnings[0]!.message
+        );
+        const { entries } = await host.call('history.list', {});
+        assert.equal(entries[0]?.endedAt, new Date(lastWork).toISOString());
+      } finally {
+        await host.close();
+      }
+    } finally {
       data.remove();
     }
   });

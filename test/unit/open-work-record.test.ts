@@ -4,6 +4,7 @@ import path from 'node:path';
 import { describe, it, type TestContext } from 'node:test';
 import type { PlainCallView } from '../../app/contract/plain-calls.js';
 import { OPEN_WORK_DIR, OpenWorkRecord } from '../../app/host/open-work-record.js';
+import { notFinishedEntry } from '../../app/history/not-finished-entry.js';
 import type { WorkContext } from '../../app/receiver/runners.js';
 import { tempDir } from '../support/host-fixture.js';
 
@@ -166,6 +167,42 @@ describe('the record of open plain work', () => {
       record.callChanged(call('c3'));
       await land(t, record);
       assert.deepEqual(files(data.dir), []);
+    } finally {
+      data.remove();
+    }
+  });
+
+  it("keeps a call's arguments up to 4 KiB of JSON, and its History entry says so plainly when they were not kept", async (t) => {
+    fakeTime(t);
+    const data = tempDir();
+    try {
+      const record = new OpenWorkRecord(data.dir, 'run-1');
+      record.maskWith(() => ['sk-live-0123456789abcdef']);
+      record.callChanged(call('small'), { duration: 600, steps: 5, key: 'sk-live-0123456789abcdef' });
+      record.callChanged(call('large', 'running', 'large'), { text: 'x'.repeat(5000) });
+      await land(t, record);
+      const dir = path.join(data.dir, OPEN_WORK_DIR);
+      // A record of an earlier version, which kept no arguments.
+      fs.writeFileSync(
+        path.join(dir, 'earlier.jsonl'),
+        `${JSON.stringify({ start: { id: 1, kind: 'tool-call', serverId: 'a', serverName: 'Server a', toolName: 'old', startedAt: '2026-12-04T09:00:00.000Z' } })}\n`
+      );
+      const left = OpenWorkRecord.takeLeft(data.dir, new Set());
+      assert.deepEqual(left.problems, []);
+      const byTool = new Map(left.work.map((work) => [work.toolName, notFinishedEntry(work)]));
+      assert.deepEqual(byTool.get('wait')?.request, {
+        name: 'wait',
+        arguments: { duration: 600, steps: 5, key: '••••' }
+      });
+      assert.deepEqual(byTool.get('large')?.request, {
+        name: 'large',
+        argumentsNotKept: 'they were larger than the 4 KiB of JSON Taskdesk keeps of a running call'
+      });
+      assert.deepEqual(byTool.get('old')?.request, {
+        name: 'old',
+        argumentsNotKept: 'the Taskdesk that ran it did not record them'
+      });
+      await record.close();
     } finally {
       data.remove();
     }

@@ -249,11 +249,14 @@ const WORDS: Record<string, Words> = {
   'sampling.completion': (d) => SAMPLING_COMPLETION[String(d.decision)] ?? `Model answer: ${String(d.decision)}`,
   'sampling.policy-changed': (d) =>
     `You set this server’s model requests to ${POLICY_MODES[String(d.mode)] ?? String(d.mode)}${
-      d.reviewCompletion === true
-        ? ', answers reviewed by you'
-        : d.reviewCompletion === false
-          ? ', answers not reviewed'
-          : ''
+      // Refused, no model runs: no answer to review, whatever the review box holds.
+      d.mode === 'refuse'
+        ? ''
+        : d.reviewCompletion === true
+          ? ', answers reviewed by you'
+          : d.reviewCompletion === false
+            ? ', answers not reviewed'
+            : ''
     }`,
   'assistant.policy-changed': (d) =>
     `You set the assistant’s calls of this server’s tools to ${POLICY_MODES[String(d.mode)] ?? String(d.mode)}${alwaysAllowed(d)}`,

@@ -21,6 +21,7 @@ import { isTerminal } from '../store/task-status.js';
 import { AskedWhileList, ForCallLine } from './call-links.js';
 import { heldDone, heldLabel } from '../tasks/task-items.js';
 import { useHeldAnswers } from './held-answer.js';
+import { useUnfetched } from '../tasks/use-unfetched.js';
 
 /**
  * Where a task that is still running is followed and acted on: its detail on the Tasks screen
@@ -63,6 +64,9 @@ export function HistoryDetail({ id, onClose }: { id: string; onClose: () => void
   // The person's Decline of its question, held in the Inbox's undo window: said as its Tasks detail says it.
   const heldAnswerOf = useHeldAnswers();
   const held = entry && heldAnswerOf(entry);
+  // Its server will not fetch the answer its Inbox item waits for: said in the Inbox card's words.
+  const unfetchedOf = useUnfetched();
+  const unfetched = entry && !held && !isTerminal(entry.status) ? unfetchedOf(entry) : undefined;
   const error =
     entry?.status === 'failed' && entry.statusMessage && isNoResultStored(entry.error) ? undefined : entry?.error;
 
@@ -101,6 +105,7 @@ export function HistoryDetail({ id, onClose }: { id: string; onClose: () => void
                 execution."); Taskdesk's word on a question it withdrew says why. */}
             {entry.statusMessage &&
             !held &&
+            !unfetched &&
             entry.statusMessage !== cancelledLabel(entry) &&
             !(entry.direction === 'requested' && entry.status === 'cancelled' && entry.cancelledBy === 'you')
               ? ` · ${entry.statusMessage}`
@@ -117,6 +122,11 @@ export function HistoryDetail({ id, onClose }: { id: string; onClose: () => void
               ) : (
                 `${heldDone(held, 'received')}: on its way to the server.`
               )}
+            </p>
+          ) : null}
+          {unfetched ? (
+            <p className="history-unfetched">
+              {unfetched.note} <a href={`#inbox/${encodeURIComponent(unfetched.question.id)}`}>See it in the Inbox</a>.
             </p>
           ) : null}
           <CallOriginLine origin={entry.origin} />

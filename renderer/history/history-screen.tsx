@@ -32,6 +32,8 @@ import { historyHref } from '../tools/last-call.js';
 import { useKeptDetail, type KeptDetailSlot } from '../components/kept-detail.js';
 import { heldLabel } from '../tasks/task-items.js';
 import { heldEntryWords, useHeldAnswers, useHeldTaskIds } from './held-answer.js';
+import { notFetchedLine } from '../tasks/unfetched-answer.js';
+import { useUnfetched } from '../tasks/use-unfetched.js';
 import { WAITING_FOR_YOU } from '../../app/contract/task-row-words.js';
 
 /** No held answers to leave out: the filter is not "Waiting for you". */
@@ -86,6 +88,7 @@ export function HistoryScreen({
   const { client, announce } = useDesk();
   const revision = useDeskState((state) => state.historyRevision);
   const heldAnswerOf = useHeldAnswers();
+  const unfetchedOf = useUnfetched();
   const [inputs, setInputs] = useState<FilterInputs>(NO_FILTER);
   // The received tasks whose Decline (or Dismiss, Reject) waits out its undo window: "Waiting for
   // you" leaves them out, and lists them again after Undo. Other filters are not read again.
@@ -356,12 +359,16 @@ export function HistoryScreen({
           // The person's Decline of its question, held in the Inbox's undo window: said as its Tasks row says it.
           const held = heldAnswerOf(entry);
           const heldId = `history-held-${encodeURIComponent(entry.id)}`;
+          // Its server will not fetch the answer it waits for (started again since it asked): said as its Tasks row says it.
+          const unfetched = !held && entry.waitsOnYou === true ? unfetchedOf(entry) : undefined;
+          const unfetchedId = `history-unfetched-${encodeURIComponent(entry.id)}`;
           const describedBy = [
             entry.forCall === undefined ? undefined : forCallId,
             entry.preview === undefined ? undefined : previewId,
             metaId,
             reason && reasonId,
-            held && heldId
+            held && heldId,
+            unfetched && unfetchedId
           ]
             .filter(Boolean)
             .join(' ');
@@ -424,6 +431,11 @@ export function HistoryScreen({
               {held ? (
                 <span id={heldId} className="history-held muted">
                   {heldEntryWords(held)}
+                </span>
+              ) : null}
+              {unfetched ? (
+                <span id={unfetchedId} className="history-unfetched">
+                  {notFetchedLine(entry.serverName, unfetched.why)}
                 </span>
               ) : null}
             </li>

@@ -73,6 +73,17 @@ const MODES: Array<{ mode: SamplingPolicy['mode']; label: string; hint: string }
 ];
 
 /**
+ * A policy in the words its choices show on the card: the mode's label, then whether answers are
+ * reviewed ("Run without asking, answers go back without review"); Refuse runs no model, and has
+ * no answer to review.
+ */
+export function policyChoiceWords(policy: SamplingPolicy): string {
+  const label = MODES.find((choice) => choice.mode === policy.mode)?.label ?? policy.mode;
+  if (policy.mode === 'refuse') return label;
+  return `${label}, ${policy.reviewCompletion ? 'review answers before they go back' : 'answers go back without review'}`;
+}
+
+/**
  * How a server's sampling requests are treated: ask, auto or refuse, and whether answers are
  * reviewed before they go back. `policy` undefined shows the controls disabled while loading.
  */

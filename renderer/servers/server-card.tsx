@@ -5,18 +5,13 @@ import { busyProps } from '../components/busy-props.js';
 import { StatusBadge } from '../components/status-badge.js';
 import { DateTime } from '../components/date-time.js';
 import { useDesk, useDeskState } from '../shell/desk-context.js';
-import { SamplingPolicyField } from './sampling-policy-field.js';
+import { policyChoiceWords, SamplingPolicyField } from './sampling-policy-field.js';
 import { EditServerForm } from './edit-server-form.js';
 import { ServerStderr } from './server-stderr.js';
 import { ServerSignIn } from './server-sign-in.js';
 import { ServerFolders } from './server-folders.js';
 import { connectAgainWords, connectionWords } from './added-words.js';
 import { disconnectWords, disconnectWork, workEndsSentence, type DisconnectWork } from './disconnect-words.js';
-
-function policyWords(policy: SamplingPolicy): string {
-  const words = policy.mode === 'ask' ? 'ask first' : policy.mode === 'auto' ? 'run without asking' : 'refuse';
-  return `${words}${policy.mode !== 'refuse' ? (policy.reviewCompletion ? ', review answers' : ', no review') : ''}`;
-}
 
 /**
  * What a card's folded settings hold, in one line after "Settings": ": sampling asks you first ·
@@ -318,7 +313,8 @@ export const ServerCard = memo(function ServerCard({
     try {
       const { refused = 0, ...saved } = await client.call('sampling.setPolicy', { serverId: server.id, policy });
       store.apply('policies.changed', { serverId: server.id, policy: saved });
-      announce(`Sampling for ${server.name}: ${policyWords(saved)}.`);
+      // In the words of the fieldset and its choices: "Sampling requests from Echo: Refuse."
+      announce(`Sampling requests from ${server.name}: ${policyChoiceWords(saved)}.`);
       setPolicyRefused(refused);
       setPolicySaved(saved);
     } catch (error) {

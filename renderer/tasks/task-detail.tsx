@@ -48,6 +48,7 @@ import { CallOriginLine } from '../components/call-origin.js';
 import { CallAgainButton } from '../components/call-again.js';
 import type { CallOrigin } from '../../app/contract/plain-calls.js';
 import { LiveWriting } from './live-writing.js';
+import { notFetchedNote } from './unfetched-answer.js';
 
 /** What the detail shows, from the live task or (once it left the task store) its History entry. */
 interface Shown {
@@ -212,6 +213,11 @@ export function TaskDetail({
       : inbound
         ? heldLabel(heldAnswer)
         : undefined;
+  /**
+   * The Inbox card's sentence when its server will not fetch the answer (a stdio server started
+   * again since it asked): said in place of the message that it waits for the person's answer.
+   */
+  const notFetched = waitsHere && inbound && !heldAnswer ? notFetchedNote(question, server) : undefined;
   const hold = keptHold(item?.status ?? '', outbound, server);
   // What Check now says of a tool task waiting on the person: the same test before and after it.
   const toolTaskWaits = useDeskState((state) => outbound !== undefined && toolTaskWaitsOnYou(outbound, state.inbox));
@@ -382,7 +388,9 @@ export function TaskDetail({
             ) : null}
             {/* Not the message Taskdesk gave its server while the task waited on the person, who answered
                 (a tool task's is its server's own words, and stays). */}
-            {shown.statusMessage && !(heldAnswer && inbound) ? (
+            {notFetched !== undefined ? (
+              <p className="status-message task-not-fetched">{notFetched}</p>
+            ) : shown.statusMessage && !(heldAnswer && inbound) ? (
               <p className="status-message">{shown.statusMessage}</p>
             ) : null}
             {heldAnswer ? (
@@ -400,7 +408,11 @@ export function TaskDetail({
             ) : question ? (
               <p className="status-message">
                 <a href={`#inbox/${encodeURIComponent(question.id)}`}>
-                  {inbound ? 'Answer it in the Inbox' : `Answer its server’s ${askedWords(question)} in the Inbox`}
+                  {inbound
+                    ? notFetched !== undefined
+                      ? 'See it in the Inbox'
+                      : 'Answer it in the Inbox'
+                    : `Answer its server’s ${askedWords(question)} in the Inbox`}
                 </a>
                 {/* A legacy server's question for its task is an ordinary request, which it may give up on. */}
                 {serverMayGiveUp(question, outbound) ? ' (servers often stop waiting after about a minute)' : null}

@@ -1,4 +1,5 @@
-import type { InboundTask, InboxItem, OutboundTaskView } from '../../app/contract/host-api.js';
+import type { InboundTask, InboxItem, OutboundTaskView, ServerView } from '../../app/contract/host-api.js';
+import { answerNotFetched, type NotFetched } from './unfetched-answer.js';
 import { isRejectedSampling } from '../../app/contract/rejected-sampling.js';
 import { argumentsPreview } from '../../app/contract/request-preview.js';
 import { searchFolded, searchWords } from '../../app/contract/search-words.js';
@@ -208,6 +209,32 @@ export function waitingTasks(inbox: readonly InboxItem[]): ReadonlySet<string> {
       keys.add(waitingKey('requested', item.serverId, item.relatedTaskId));
   }
   return keys;
+}
+
+/**
+ * The received tasks whose question or model request waits in `inbox` while its server will not
+ * fetch the answer (see `answerNotFetched`), by the key `waitingTasks` names them by, and why: their
+ * rows say so under "Waiting for you", as the Inbox's cards do.
+ */
+export function notFetchedTasks(
+  inbox: readonly InboxItem[],
+  servers: readonly ServerView[]
+): ReadonlyMap<string, NotFetched> {
+  const keys = new Map<string, NotFetched>();
+  for (const item of inbox) {
+    if (item.taskId === undefined) continue;
+    const why = answerNotFetched(
+      item,
+      servers.find((server) => server.id === item.serverId)
+    );
+    if (why !== undefined) keys.set(waitingKey('received', item.serverId, item.taskId), why);
+  }
+  return keys;
+}
+
+/** Why a row's server will not fetch the answer it waits on the person for (see `notFetchedTasks`), if so. */
+export function notFetchedOf(item: TaskItem, notFetched: ReadonlyMap<string, NotFetched>): NotFetched | undefined {
+  return item.running ? notFetched.get(waitingKey(item.direction, item.serverId, item.taskId)) : undefined;
 }
 
 /**

@@ -30,6 +30,7 @@ import {
 import { CHANGED_BY_YOU } from './sent-and-ran-request.js';
 import { BY_THE_ASSISTANT } from '../components/call-origin.js';
 import { LiveWriting } from './live-writing.js';
+import { notFetchedLine, type NotFetched } from './unfetched-answer.js';
 
 /** The columns of the Tasks table, in order. */
 export const TASK_COLUMNS = ['Task', 'Kind', 'Server', 'Status', 'Created', 'Kept', 'Outcome'] as const;
@@ -45,6 +46,7 @@ export const TaskRow = memo(function TaskRow({
   item,
   live,
   waitsOnYou,
+  notFetched,
   held,
   index,
   rowRef,
@@ -58,6 +60,8 @@ export const TaskRow = memo(function TaskRow({
   live: LiveStream | undefined;
   /** Its question or model request (or its server's question) waits in the Inbox: see `waitsOnYou`. */
   waitsOnYou: boolean;
+  /** Why its server will not fetch the answer it waits on the person for (see `notFetchedTasks`), if so. */
+  notFetched: NotFetched | undefined;
   /** The person's Decline, Dismiss or Reject of its request, held for its undo window in the Inbox or being sent. */
   held: HeldAnswer | undefined;
   index: number;
@@ -152,6 +156,10 @@ export const TaskRow = memo(function TaskRow({
           <div className="small-text cancelled-by">{cancelledByWords(item.cancelledBy)}</div>
         ) : null}
         {statusMessage ? <div className="muted small-text">{statusMessage}</div> : null}
+        {/* As the Inbox's card warns: nobody answers it believing the answer goes anywhere. */}
+        {waitsOnYou && !held && notFetched ? (
+          <div className="small-text task-not-fetched">{notFetchedLine(item.serverName, notFetched)}</div>
+        ) : null}
         {progress ? <ProgressLine progress={progress} label={`Progress of ${item.title}`} /> : null}
         {item.running && live ? <LiveWriting model={live.model} text={live.text} /> : null}
       </td>

@@ -16,6 +16,8 @@ import {
   heldTasks,
   matchesTask,
   NO_TASK_FILTER,
+  notFetchedOf,
+  notFetchedTasks,
   receivedItem,
   requestedItem,
   type TaskFilterInputs,
@@ -25,6 +27,7 @@ import {
 } from './task-items.js';
 import { TASK_COLUMNS, TaskRow, WIDE_ONLY_COLUMNS } from './task-row.js';
 import { useUnloadedWords } from '../components/unloaded-words.js';
+import type { NotFetched } from './unfetched-answer.js';
 
 /** A row's height before it is measured. */
 const ESTIMATED_ROW_PX = 56;
@@ -87,6 +90,9 @@ export function TasksScreen({
   const heldAnswers = useSyncExternalStore(store.held.subscribe, store.held.getSnapshot);
   const waiting = useMemo(() => waitingTasks(inbox.filter((item) => !(item.id in heldAnswers))), [inbox, heldAnswers]);
   const held = useMemo(() => heldTasks(inbox, heldAnswers), [inbox, heldAnswers]);
+  // Those whose server will not fetch the answer (started again since it asked): said in their rows, as in the Inbox.
+  const servers = useDeskState((state) => state.servers);
+  const notFetched = useMemo(() => notFetchedTasks(inbox, servers), [inbox, servers]);
   const shown = useMemo(() => all.filter((item) => matchesTask(item, filter, waiting)), [all, filter, waiting]);
   const filtered = anyFilterSet(filter);
   const open = useCallback((key: string) => {
@@ -252,6 +258,7 @@ export function TasksScreen({
             <VirtualRows
               items={shown}
               waiting={waiting}
+              notFetched={notFetched}
               held={held}
               live={live}
               openKey={detailKey}
@@ -273,6 +280,7 @@ export function TasksScreen({
 function VirtualRows({
   items,
   waiting,
+  notFetched,
   held,
   live,
   openKey,
@@ -285,6 +293,8 @@ function VirtualRows({
   items: TaskItem[];
   /** What the Inbox waits on the person for (see `waitingTasks`). */
   waiting: ReadonlySet<string>;
+  /** Why the servers of some of them will not fetch the answer (see `notFetchedTasks`). */
+  notFetched: ReadonlyMap<string, NotFetched>;
   /** The person's answers held for their undo window, by task (see `heldTasks`). */
   held: ReadonlyMap<string, HeldAnswer>;
   live: Record<string, LiveStream>;
@@ -335,6 +345,7 @@ function VirtualRows({
             item={item}
             live={live[item.taskId]}
             waitsOnYou={waitsOnYou(item, waiting)}
+            notFetched={notFetchedOf(item, notFetched)}
             held={heldAnswerOf(item, held)}
             rowRef={virtualizer.measureElement}
             open={item.key === openKey}

@@ -111,3 +111,72 @@ describe('a task’s question from before a restart, in headless Chromium agains
     assert.deepEqual(pageErrors, []);
   });
 });
+
+/**
+ * Tasks and History say of a task whose question its server will not fetch an answer to (a stdio
+ * server started again since it asked) what its Inbox card says, in their own short words: its
+ * row is still waiting for the person, as the Inbox still counts it, but nobody answers it
+ * believing the answer goes anywhere.
+ */
+describe('a task’s question from before a restart, on Tasks and History', () => {
+  const restart = restartFixture();
+  const { pageErrors } = restart;
+
+  before(() => restart.build());
+  after(() => restart.close());
+
+  it('says on its row, in its detail and in History that its server will not fetch the answer', async () => {
+    const peer = peerServer('desk-peer');
+    const before = await restart.host({ desk: peer });
+    const { task } = await peer.server.request(question('Your name for the booking?'), CreateTaskResultSchema);
+    await inboxHolds(before.host, 1);
+    await before.stop();
+
+    const fixture = await restart.host({ desk: peerServer('desk-peer') });
+    const page = await restart.open(fixture);
+    // The Inbox's card says it first: its server is ready again, a new process.
+    const card = page.getByRole('article', { name: 'Your name for the booking?' });
+    await card.locator('.kept-note').waitFor();
+    const inboxNote = ((await card.locator('.kept-note').textContent()) ?? '').trim();
+    const itemId = await card.getAttribute('data-inbox-id');
+    assert.ok(itemId);
+    const line = 'Server desk will not fetch your answer: it was started again since it asked.';
+
+    await page.locator('nav').getByRole('link', { name: 'Tasks', exact: true }).click();
+    const tasks = page.getByRole('region', { name: 'Tasks' });
+    const row = tasks.locator(`tr[data-task-key="received:${task.taskId}"]`);
+    await row.locator('.status', { hasText: 'Waiting for you' }).waitFor();
+    await row.getByText(line, { exact: true }).waitFor({ timeout: 10_000 });
+    // The Inbox still counts it as waiting: so does the filter "Waiting for you", with the warning.
+    await tasks.getByRole('search', { name: 'Tasks' }).getByLabel('Status').selectOption({ label: 'Waiting for you' });
+    await tasks.getByText('1 of 1 tasks match').waitFor();
+    await row.getByText(line, { exact: true }).waitFor();
+
+    // Its detail says the Inbox's own sentence, and leads there, not to answering it.
+    await row.getByRole('button', { name: /^Details of / }).click();
+    const detail = tasks.locator('.task-detail');
+    await detail.locator('.detail-status').getByText(inboxNote, { exact: true }).waitFor({ timeout: 10_000 });
+    assert.equal(await detail.locator('.detail-status').getByText('Waiting for your answer in the Inbox').count(), 0);
+    assert.equal(await detail.getByRole('link', { name: 'Answer it in the Inbox' }).count(), 0);
+    assert.equal(
+      await detail.getByRole('link', { name: 'See it in the Inbox' }).getAttribute('href'),
+      `#inbox/${encodeURIComponent(itemId)}`
+    );
+
+    // History's entry says it too, under its "Waiting for you", and its detail the Inbox's sentence.
+    await page.locator('nav').getByRole('link', { name: 'History', exact: true }).click();
+    const history = page.getByRole('region', { name: 'History' });
+    const entry = history.locator(`li[data-history-id="received:${task.taskId}"]`);
+    await entry.locator('.meta [data-status]', { hasText: 'Waiting for you' }).waitFor();
+    await entry.getByText(line, { exact: true }).waitFor({ timeout: 10_000 });
+    await entry.getByRole('button', { name: 'Your name for the booking?' }).click();
+    const entryDetail = history.locator('.history-detail');
+    await entryDetail.getByText(`${inboxNote} See it in the Inbox.`, { exact: true }).waitFor({ timeout: 10_000 });
+    assert.equal(
+      await entryDetail.getByRole('link', { name: 'See it in the Inbox' }).getAttribute('href'),
+      `#inbox/${encodeURIComponent(itemId)}`
+    );
+    assert.equal(await entryDetail.locator('.meta').getByText('Waiting for your answer in the Inbox').count(), 0);
+    assert.deepEqual(pageErrors, []);
+  });
+});

@@ -298,7 +298,7 @@ describe('sampling policy, request editing and live text in the UI', () => {
     // The change is announced once the host has saved it.
     await page
       .getByRole('status')
-      .filter({ hasText: 'Sampling for Server p: run without asking, no review.' })
+      .filter({ hasText: 'Sampling requests from Server p: Run without asking, answers go back without review.' })
       .waitFor({ state: 'attached' });
     assert.deepEqual(await fixture.host.call('sampling.getPolicy', { serverId: 'p' }), {
       mode: 'auto',

@@ -493,7 +493,8 @@ describe('the Servers screen: adding, editing and importing servers', () => {
     // Something the person does next is said; the disconnect made elsewhere before it was not.
     await openServerSettings(card);
     await card.getByRole('radio', { name: 'Refuse' }).check();
-    await saidTimes(/^Sampling for Echo: refuse\.$/);
+    // In the words of the choice on the card, not the setting's name ("refuse").
+    await saidTimes(/^Sampling requests from Echo: Refuse\.$/);
     assert.equal((await said()).filter((text) => /Echo is disconnected/.test(text)).length, 1, 'only the person’s own');
     // Connected again for the tests below.
     assert.equal((await host.call('servers.connect', { serverId: 'echo' })).state.status, 'ready');

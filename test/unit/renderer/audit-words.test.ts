@@ -100,6 +100,16 @@ describe('audit entries in words', () => {
       auditSentence({ type: 'sampling.policy-changed', detail: { mode: 'auto', reviewCompletion: false } }),
       'You set this server’s model requests to run without asking, answers not reviewed'
     );
+    assert.equal(
+      auditSentence({ type: 'sampling.policy-changed', detail: { mode: 'ask', reviewCompletion: true } }),
+      'You set this server’s model requests to ask you each time, answers reviewed by you'
+    );
+    // Refused, no model runs: there is no answer to review, whatever the review box held.
+    for (const reviewCompletion of [true, false])
+      assert.equal(
+        auditSentence({ type: 'sampling.policy-changed', detail: { mode: 'refuse', reviewCompletion } }),
+        'You set this server’s model requests to refuse them all'
+      );
     // "Always allow" on an approval card records the policy with the tool added: not a stricter one.
     assert.equal(
       auditSentence({ type: 'assistant.policy-changed', detail: { mode: 'ask', alwaysAllow: ['echo', 'add'] } }),

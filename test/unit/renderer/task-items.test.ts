@@ -1,11 +1,13 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { InboundTask, InboxItem, OutboundTaskView } from '../../../app/contract/host-api.js';
+import type { InboundTask, InboxItem, OutboundTaskView, ServerView } from '../../../app/contract/host-api.js';
 import { cancelledByWords } from '../../../renderer/components/cancelled-words.js';
 import {
   itemOutcome,
   matchesTask,
   NO_TASK_FILTER,
+  notFetchedOf,
+  notFetchedTasks,
   receivedItem,
   requestedItem,
   shownStatus,
@@ -14,6 +16,7 @@ import {
   waitingTasks,
   waitsOnYou
 } from '../../../renderer/tasks/task-items.js';
+import { notFetchedLine, unfetchedOf } from '../../../renderer/tasks/unfetched-answer.js';
 
 const at = '2026-06-01T00:00:00.000Z';
 
@@ -363,5 +366,59 @@ describe('the Tasks screen’s rows', () => {
     // The Kind column's words.
     assert.ok(matchesTask(plain, search('model request')));
     assert.ok(!matchesTask(plain, search('tool call')));
+  });
+
+  it('says under "Waiting for you" that a server will not fetch the answer when its Inbox card says so, and only then', () => {
+    const asking = receivedItem({ ...received(undefined, 'working'), kind: 'elicitation' });
+    const question: InboxItem = {
+      id: 'i1',
+      kind: 'elicitation',
+      serverId: 'a',
+      serverName: 'Server a',
+      createdAt: at,
+      taskId: 'r1',
+      request: { message: 'Which shelf?' }
+    };
+    const stdio = (state: ServerView['state']): ServerView => ({
+      id: 'a',
+      name: 'Server a',
+      transport: { type: 'stdio', target: 'a' },
+      state
+    });
+    const later = '2026-06-01T00:05:00.000Z';
+    const why = (servers: ServerView[], inbox: InboxItem[] = [question]) =>
+      notFetchedOf(asking, notFetchedTasks(inbox, servers));
+    // Started again since it asked (a new process), or not connected (the process that asked stopped).
+    assert.equal(why([stdio({ status: 'ready', readySince: later })]), 'started-again');
+    assert.equal(why([stdio({ status: 'closed' })]), 'process-stopped');
+    assert.equal(
+      notFetchedLine('Server a', 'started-again'),
+      'Server a will not fetch your answer: it was started again since it asked.'
+    );
+    assert.equal(
+      notFetchedLine('Server a', 'process-stopped'),
+      'Server a will not fetch your answer: the process that asked has stopped.'
+    );
+    // Its details say the Inbox card's own sentence.
+    assert.match(
+      unfetchedOf(
+        { direction: 'received', serverId: 'a', taskId: 'r1' },
+        [question],
+        [stdio({ status: 'ready', readySince: later })]
+      )?.note ?? '',
+      /^Server a asked this before Taskdesk started it again: .+ so Server a will not fetch your answer\.$/
+    );
+    // Asked over the connection of now, or of an HTTP server (it may come back to its session), or nothing waiting: nothing to say.
+    assert.equal(why([stdio({ status: 'ready', readySince: '2026-05-31T23:00:00.000Z' })]), undefined);
+    assert.equal(
+      why([
+        {
+          ...stdio({ status: 'ready', readySince: later }),
+          transport: { type: 'http', target: 'http://127.0.0.1/mcp' }
+        }
+      ]),
+      undefined
+    );
+    assert.equal(why([stdio({ status: 'ready', readySince: later })], []), undefined);
   });
 });

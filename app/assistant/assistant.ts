@@ -304,9 +304,10 @@ export class Assistant {
       );
     // Tried again: its failure, if it fails as before, says so (an identical card would not).
     const failed = c.messages.at(-1);
-    const tries = (failed?.role === 'error' ? (failed.tries ?? 1) : 1) + 1;
+    const previous =
+      failed?.role === 'error' ? { kind: failed.kind, reason: failed.reason, tries: failed.tries ?? 1 } : undefined;
     dropTrailingErrors(c);
-    this.#generation.startTurn(c, undefined, tries);
+    this.#generation.startTurn(c, undefined, previous);
     await this.#book.durable(c);
     return this.get(c.id);
   }

@@ -59,7 +59,8 @@ export function toolResultForModel(result: Record<string, unknown>): ToolResultF
  * A conversation as chat-completions messages: the system prompt first, the person's and the
  * model's turns, one `tool` message per tool call (chat completions carries only text there, so
  * a result's images follow in a `user` message of image parts, or are named when the model
- * takes no images), notices as `user` messages. Errors shown to the person are left out.
+ * takes no images), notices as `user` messages. Errors shown to the person are left out, and
+ * so is an answer stopped before its first word.
  */
 export function toChatMessages(conversation: Conversation): ChatCompletionMessageParam[] {
   const messages: ChatCompletionMessageParam[] = [];
@@ -109,6 +110,9 @@ export function toChatMessages(conversation: Conversation): ChatCompletionMessag
         break;
       }
       case 'assistant':
+        // An answer stopped before its first word: nothing the model said (and a message of
+        // neither content nor tool calls is not one a provider takes).
+        if (message.text === '' && message.toolCalls.length === 0) break;
         order = new Map(message.toolCalls.map((call, index) => [call.id, index]));
         edits = new Map(
           message.toolCalls.flatMap((call) => (call.edited && call.arguments ? [[call.id, call.arguments]] : []))

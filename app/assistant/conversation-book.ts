@@ -138,7 +138,7 @@ export class ConversationBook {
 
   /**
    * A failure for the person; `reason`, when known, what they can change for a retry to work;
-   * `tries`, how many times in a row it was tried (the person's retries), when more than once.
+   * `tries`, how many times in a row it was tried and failed this way (the person's retries), when more than once.
    */
   error(kind: string, message: string, retryable: boolean, reason?: string, tries?: number): AssistantMessage {
     return {

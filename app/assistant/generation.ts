@@ -7,6 +7,7 @@ import { HostError, JsonRpcCode, toErrorData } from '../core/errors.js';
 import { createProviderClient } from '../sampling/provider-client.js';
 import { toChatMessages } from './chat-messages.js';
 import { failure, toolCalls, type ConversationBook } from './conversation-book.js';
+import { failedTries, type PreviousFailure } from './failed-tries.js';
 import { streamModelCall, type ModelCallOutcome } from './model-call.js';
 import { takeToolCallIds } from './tool-call-ids.js';
 import type { ToolRounds } from './tool-rounds.js';
@@ -43,8 +44,8 @@ export class Generation {
   readonly #rounds = new Map<string, number>();
   /** A result arrived while the model was answering: it goes on once this answer ends. */
   readonly #again = new Set<string>();
-  /** A retried turn's count of tries, for its first model call: a failure of it says how many there were. */
-  readonly #tries = new Map<string, number>();
+  /** The failure a retried turn follows, for its first model call: failing the same way, it says how many tries did. */
+  readonly #tries = new Map<string, PreviousFailure>();
   /** One client per provider settings and key: its connections are kept alive from one call to the next. */
   readonly #clients = new Map<string, OpenAI>();
 
@@ -56,12 +57,12 @@ export class Generation {
    * A new turn (the person's message, or a retry): the tool-round count starts again. With
    * `saved` (the message's write), the model is asked at once but nothing of its answer is kept
    * until the write has landed; if it fails, the answer is dropped (the caller aborts it and
-   * takes the message back). `tries`: a retry's count of tries, this one included, which its
-   * failure says (the person sees the retry ran, though it failed as before).
+   * takes the message back). `previous`: the failure a retry follows; should the retry fail the
+   * same way, its failure says how many tries in a row did (the person sees the retry ran).
    */
-  startTurn(c: Conversation, saved?: Promise<void>, tries?: number): void {
+  startTurn(c: Conversation, saved?: Promise<void>, previous?: PreviousFailure): void {
     this.#rounds.set(c.id, 0);
-    if (tries !== undefined && tries > 1) this.#tries.set(c.id, tries);
+    if (previous !== undefined) this.#tries.set(c.id, previous);
     else this.#tries.delete(c.id);
     c.status = 'generating';
     void this.#generate(c, saved);
@@ -122,7 +123,7 @@ export class Generation {
     const model = c.model;
     const providerId = c.providerId;
     const answered = this.#o.providers.called?.(providerId);
-    const tries = this.#tries.get(c.id);
+    const previous = this.#tries.get(c.id);
     this.#tries.delete(c.id);
     let outcome: ModelCallOutcome;
     try {
@@ -167,24 +168,23 @@ export class Generation {
     if (this.#controllers.get(c.id) === controller) this.#controllers.delete(c.id);
     this.#o.partial({ conversationId: c.id, messageId, text: outcome.text, done: true });
     if (outcome.type === 'stopped') {
-      if (outcome.text !== '')
-        book.push(c, {
-          id: messageId,
-          at: book.now(),
-          role: 'assistant',
-          text: outcome.text,
-          toolCalls: [],
-          stopped: true,
-          model
-        });
+      // Kept even with no text (Stop before the first word came): the chat shows the answer stopped.
+      book.push(c, {
+        id: messageId,
+        at: book.now(),
+        role: 'assistant',
+        text: outcome.text,
+        toolCalls: [],
+        stopped: true,
+        model
+      });
       book.commit(c);
       return;
     }
     if (outcome.type === 'failed') {
-      book.push(
-        c,
-        book.error(outcome.kind, outcome.message, true, outcome.toolsTooLong ? 'tools-too-long' : undefined, tries)
-      );
+      const reason = outcome.toolsTooLong ? 'tools-too-long' : undefined;
+      const tries = failedTries(previous, { kind: outcome.kind, reason });
+      book.push(c, book.error(outcome.kind, outcome.message, true, reason, tries));
       c.status = 'failed';
       book.commit(c);
       return;

@@ -174,7 +174,10 @@ export const AssistantMessageSchema = z.discriminatedUnion('role', [
      * model's context could not hold the conversation with the descriptions of the tools offered.
      */
     reason: z.string().optional(),
-    /** How many times in a row the model was asked and failed, the person's retries included, when more than once. */
+    /**
+     * How many times in a row the model was asked and failed this way (same `kind` and `reason`),
+     * the person's retries included, when more than once.
+     */
     tries: z.number().int().min(2).optional()
   })
 ]);

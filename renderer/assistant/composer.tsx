@@ -11,7 +11,9 @@ import { runningTaskCalls } from '../../app/contract/conversation-summary.js';
 /**
  * Where the person writes: Enter sends (Shift+Enter for a new line), prompts and resources can
  * be attached, and Stop ends the answer and every tool call it started while the conversation
- * is busy. The text stays until the host took the message; then the message box has the focus
+ * is busy. Stop takes Send's place as soon as Send is pressed: pressed before the host has taken
+ * the message, it is kept and sent once the host has (the answer it starts is stopped). The text
+ * stays until the host took the message; then the message box has the focus
  * again (also after Send was clicked), as it has in a chat just started (`autoFocus`, with what
  * was typed while it started), and after Stop (whose button gives way to Send).
  */
@@ -45,6 +47,15 @@ export function Composer({
   const send = useAssistantCall();
   const stop = useAssistantCall();
   const busy = conversation.status === 'generating' || conversation.status === 'tools';
+  /** The message is on its way to the host (`assistant.send` not yet answered): Stop is offered already. */
+  const [sending, setSending] = useState(false);
+  /**
+   * Stop was pressed while the message was on its way: the host may not have started the answer
+   * yet, so the stop is sent once it has. A ref for the send that awaits, a state for the button.
+   */
+  const stopWanted = useRef(false);
+  const [stopWaits, setStopWaits] = useState(false);
+  const stopShown = busy || sending;
   const waitsForApproval = conversation.messages.some(
     (m) => m.role === 'assistant' && m.toolCalls.some((call) => call.state === 'pending-approval')
   );
@@ -73,12 +84,12 @@ export function Composer({
   /** Whether Stop has the focus: when it gives way to Send, the focus would otherwise fall to the page. */
   const stopFocused = useRef(false);
   useLayoutEffect(() => {
-    if (busy || !stopFocused.current) return;
+    if (stopShown || !stopFocused.current) return;
     stopFocused.current = false;
     // Send may be the very button Stop was (React keeps the element), about to be disabled.
     const now = document.activeElement;
     if (now === null || now === document.body || now === action.current) input.current?.focus();
-  }, [busy]);
+  }, [stopShown]);
 
   // The turn is over (the model has answered, nothing waits on the person): a tool call's card the
   // focus was left on, once its approval or Cancel went, hands it to the message box, where the
@@ -93,34 +104,48 @@ export function Composer({
     if (now instanceof HTMLElement && now.matches('.chat-tool') && pane?.contains(now)) input.current?.focus();
   }, [busy, conversation.status]);
 
+  const stopNow = () =>
+    void stop.run(async () => {
+      const c = await client.call('assistant.stop', { conversationId: conversation.id });
+      announce('Stopped.');
+      return c;
+    }, 'The answer was not stopped.');
+
   const submit = async () => {
-    if (busy || send.busy || text.trim() === '') return;
+    if (busy || sending || send.busy || text.trim() === '') return;
+    stopWanted.current = false;
+    setSending(true);
     // Settings open with changes not saved: the person sees them as this conversation's settings
     // (a server just ticked, a model just chosen) and expects the message to go with them, so
     // they are saved first. Should that fail, nothing is sent and the box below says why.
-    if (
-      beforeSend &&
-      !(await send.run(
-        beforeSend,
-        'Your message was not sent: the changes to the settings were not saved.',
-        'Correct the settings above (or close them to drop the changes), then press Send again.'
-      ))
-    )
-      return;
-    const ok = await send.run(
-      () =>
-        client.call('assistant.send', {
-          conversationId: conversation.id,
-          text,
-          ...(sources.length > 0 && { sources: sources.map((s) => s.source) })
-        }),
-      'Your message was not sent.',
-      'It is still in the box below: press Send to try again.'
-    );
+    const ok =
+      (!beforeSend ||
+        (await send.run(
+          beforeSend,
+          'Your message was not sent: the changes to the settings were not saved.',
+          'Correct the settings above (or close them to drop the changes), then press Send again.'
+        ))) &&
+      (await send.run(
+        () =>
+          client.call('assistant.send', {
+            conversationId: conversation.id,
+            text,
+            ...(sources.length > 0 && { sources: sources.map((s) => s.source) })
+          }),
+        'Your message was not sent.',
+        'It is still in the box below: press Send to try again.'
+      ));
+    setSending(false);
     if (ok) {
       setText('');
       setSources([]);
       input.current?.focus();
+    }
+    if (stopWanted.current) {
+      stopWanted.current = false;
+      setStopWaits(false);
+      // Not sent, nothing to stop; sent, the host has started the answer and can stop it now.
+      if (ok) stopNow();
     }
   };
 
@@ -222,7 +247,7 @@ export function Composer({
               }
             }}
           />
-          {busy ? (
+          {stopShown ? (
             <button
               type="button"
               ref={action}
@@ -232,15 +257,13 @@ export function Composer({
               onBlur={(e) => {
                 if (e.relatedTarget) stopFocused.current = false;
               }}
-              {...busyProps(stop.busy)}
-              onClick={() =>
-                !stop.busy &&
-                void stop.run(async () => {
-                  const c = await client.call('assistant.stop', { conversationId: conversation.id });
-                  announce('Stopped.');
-                  return c;
-                }, 'The answer was not stopped.')
-              }
+              {...busyProps(stop.busy || stopWaits)}
+              onClick={() => {
+                if (stop.busy || stopWanted.current) return;
+                if (busy) return stopNow();
+                stopWanted.current = true;
+                setStopWaits(true);
+              }}
             >
               ■ Stop
             </button>

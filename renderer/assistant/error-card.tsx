@@ -38,8 +38,9 @@ const PROVIDER_FIXES: ReadonlySet<string> = new Set(['unreachable', 'auth']);
  * the settings instead, and Retry comes back once one is saved. When the model's context could
  * not hold the descriptions of the tools offered (`reason: 'tools-too-long'`), Retry without
  * tools saves the conversation with no servers' tools and retries, and Choose tools… opens the
- * settings on the tool list of the first server. A failure after a retry says how many tries
- * there were: a retry that fails as before shows it ran.
+ * settings on the tool list of the first server. A failure after a retry says how many tries in
+ * a row failed this way: a retry that fails as before shows it ran (one that failed otherwise
+ * before it is not counted).
  */
 export function ErrorCard({
   conversation,

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { z } from 'zod';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { AssistantMessage, Conversation } from '../../../app/contract/assistant.js';
 import { InMemoryKeyStore } from '../../../app/sampling/key-store.js';
 import { FakeOpenAIServer } from '../../support/fake-openai-server.js';
 import { nextEvent, peerServer, startHostWith, type InMemoryHostFixture } from '../../support/host-fixture.js';
@@ -326,6 +327,37 @@ describe('assistant: chat with tool calls (in-memory MCP server, fake LLM over H
     );
   });
 
+  it('a failure after a retry counts only the tries that failed the same way', async () => {
+    const host = fixture.host;
+    const chat = await newChat({ serverIds: [] });
+    const lastError = (c: Conversation): Extract<AssistantMessage, { role: 'error' }> => {
+      const last = c.messages.at(-1);
+      assert.ok(last?.role === 'error', `the last message is a failure, not ${last?.role}`);
+      return last;
+    };
+    llm.enqueue(
+      { kind: 'error', status: 429, message: 'slow down' },
+      { kind: 'error', status: 401, message: 'bad key' },
+      { kind: 'error', status: 401, message: 'bad key' }
+    );
+    await host.call('assistant.send', { conversationId: chat.id, text: 'Hello' });
+    const first = lastError(await settled(host, chat.id, (c) => c.status === 'failed'));
+    assert.equal(first.kind, 'rate-limited');
+    // Tried again: the key is refused this time, a failure of its own, met once so far.
+    await host.call('assistant.retry', { conversationId: chat.id });
+    const second = lastError(
+      await settled(host, chat.id, (c) => c.status === 'failed' && c.messages.at(-1)?.id !== first.id)
+    );
+    assert.equal(second.kind, 'auth');
+    assert.equal(second.tries, undefined, 'the 401 was met once: the 429 before it is not counted');
+    await host.call('assistant.retry', { conversationId: chat.id });
+    const third = lastError(
+      await settled(host, chat.id, (c) => c.status === 'failed' && c.messages.at(-1)?.id !== second.id)
+    );
+    assert.equal(third.kind, 'auth');
+    assert.equal(third.tries, 2, 'the key was refused twice in a row');
+  });
+
   it('Stop during streaming closes the model request and keeps what had streamed in', async () => {
     const host = fixture.host;
     const chat = await newChat({ serverIds: [] });
@@ -358,8 +390,10 @@ describe('assistant: chat with tool calls (in-memory MCP server, fake LLM over H
     await host.call('assistant.stop', { conversationId: chat.id });
     await held.closed;
     assert.equal(held.closedByClient, true);
-    const done = await settled(host, chat.id, (c) => c.status === 'idle');
-    assert.equal(done.messages.at(-1)?.role, 'user', 'nothing had streamed in, so no answer is kept');
+    const done = await settled(host, chat.id, (c) => c.status === 'idle' && c.messages.at(-1)?.role === 'assistant');
+    // Nothing had streamed in: the answer is kept empty, marked stopped, for the chat to show it stopped.
+    const last = done.messages.at(-1);
+    assert.ok(last?.role === 'assistant' && last.stopped === true && last.text === '');
   });
 
   it('Stop during a plain tool call sends notifications/cancelled to the server', async () => {

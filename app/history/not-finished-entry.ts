@@ -58,7 +58,7 @@ export function notFinishedEntry(work: NotFinishedWork): HistoryEntry {
   const message = call ? NOT_FINISHED_CALL : NOT_FINISHED_REQUEST;
   const request = call ? callRequestOf(work) : requestOf(kind, work.question);
   return {
-    id: `${call ? 'call' : 'request'}:${work.key === undefined ? randomUUID() : uuidOf(work.key)}`,
+    id: notFinishedEntryId(work) ?? `${call ? 'call' : 'request'}:${randomUUID()}`,
     direction: call ? 'requested' : 'received',
     kind,
     serverId: work.serverId,
@@ -123,6 +123,14 @@ function callRequestOf(work: NotFinishedWork): Record<string, unknown> {
   const name = work.toolName ?? '';
   if (work.arguments !== undefined) return { name, arguments: work.arguments };
   return { name, argumentsNotKept: work.argumentsTooLarge ? ARGUMENTS_TOO_LARGE : ARGUMENTS_UNRECORDED };
+}
+
+/**
+ * The id of `work`'s History entry, the same at every start that lists it (undefined when its
+ * record named it by nothing: its entry then gets an id of its own).
+ */
+export function notFinishedEntryId(work: NotFinishedWork): string | undefined {
+  return work.key === undefined ? undefined : `${work.kind === 'tool-call' ? 'call' : 'request'}:${uuidOf(work.key)}`;
 }
 
 /** A request as its title and detail read it, from the question kept: a model request's as its last user message. */

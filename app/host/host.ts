@@ -88,7 +88,7 @@ import { oauthFetch } from '../auth/oauth-fetch.js';
 import { ServerSignIn } from './server-sign-in.js';
 import { signInWait } from './sign-in-resend.js';
 import { RunningMarker } from './running-marker.js';
-import { notFinishedAudit, type NotFinishedWork } from '../history/not-finished-entry.js';
+import { notFinishedAudit, notFinishedEntryId, type NotFinishedWork } from '../history/not-finished-entry.js';
 import { notFinishedWords, OpenWorkNote } from './open-work-note.js';
 import { OpenWorkRecord, recordedElicitation, recordedSampling } from './open-work-record.js';
 import { ServerSecretValues } from './server-secret-values.js';
@@ -857,6 +857,12 @@ export class Host {
       RunningMarker.runningIds(this.#config.dataDir),
       unclean?.lastSeenAt
     );
+    // Work History holds already was audited by the start that listed it, which stopped before it
+    // removed the record: listed again (as the same entry), it is not audited twice.
+    const unlisted = left.work.filter((work) => {
+      const id = notFinishedEntryId(work);
+      return id === undefined || this.history.get(id) === undefined;
+    });
     const listed = left.work.map((work) => this.history.recordNotFinished(work));
     // The records go only once History holds their work on disk: a crash before then lists it
     // again at the next start (as the same entries), rather than losing it.
@@ -866,7 +872,7 @@ export class Host {
     );
     if (unclean) this.#warn(uncleanStopMessage(unclean.lastSeenAt, left.work), undefined, 'host.unclean-stop');
     // One entry for each, as a clean close writes one for each call it ends and question it withdraws.
-    for (const work of left.work) this.audit.record(notFinishedAudit(work));
+    for (const work of unlisted) this.audit.record(notFinishedAudit(work));
     for (const reason of left.problems)
       this.#warn(
         `The record of plain work open when Taskdesk last stopped could not be read (${reason}); History may miss tool calls and questions that were open then.`

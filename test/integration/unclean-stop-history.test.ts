@@ -180,6 +180,47 @@ describe('plain work open when Taskdesk is killed', () => {
     }
   });
 
+  it('is audited once, though a start that listed it stopped before it removed its record', async () => {
+    const data = tempDir();
+    const dataDir = path.join(data.dir, 'host');
+    const dir = path.join(dataDir, 'open-work');
+    const record = path.join(dir, 'earlier-run.jsonl');
+    const line = `${JSON.stringify({
+      start: {
+        id: 1,
+        kind: 'tool-call',
+        serverId: 'slow',
+        serverName: 'Slow server',
+        toolName: 'wait',
+        startedAt: new Date().toISOString()
+      }
+    })}\n`;
+    try {
+      for (let start = 1; start <= 2; start++) {
+        // The second time, the record is back as that start found it: as if it had stopped after
+        // History held the entry but before the record went.
+        fs.mkdirSync(dir, { recursive: true });
+        fs.writeFileSync(record, line);
+        const host = new Host({ dataDir, autoConnect: false });
+        try {
+          await host.start().leftOpenWork;
+          assert.ok(!fs.existsSync(record), `start ${start}: removed once History holds it`);
+          assert.equal((await host.call('history.list', {})).entries.length, 1, `start ${start}`);
+          const ended = await host.call('audit.read', { type: 'tool.call-ended' });
+          assert.deepEqual(
+            ended.map((entry) => entry.detail?.outcome),
+            ['not-finished'],
+            `start ${start}: ${JSON.stringify(ended)}`
+          );
+        } finally {
+          await host.close();
+        }
+      }
+    } finally {
+      data.remove();
+    }
+  });
+
   it('is kept in its record until History holds it on disk: a kill in between loses nothing and lists it once', async () => {
     const data = tempDir();
     const dataDir = path.join(data.dir, 'host');

@@ -14,7 +14,8 @@
  * which is kept in the data directory, so a tab left open works again after a restart.
  * Without `--port` (or `TASKDESK_PORT`) it listens on the port of its last launch when that is
  * free, otherwise on any free one (`--port 0` always picks a free one); the port of every launch,
- * one given included, is the one the next launch comes back on.
+ * one given included, is the one the next launch comes back on. Ctrl+C (SIGINT) or SIGTERM closes
+ * the host and the server, and prints "Taskdesk closed." with what the close cancelled, if anything.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -73,6 +74,9 @@ async function stop(): Promise<void> {
   stopping = true;
   await server.close();
   await host.close();
+  // As its start-up lines are said: what the close cancelled, which the next start tells again.
+  const { closedWords } = host;
+  console.log(closedWords === undefined ? 'Taskdesk closed.' : `Taskdesk closed. ${closedWords}`);
   process.exit(0);
 }
 process.on('SIGINT', () => void stop());

@@ -237,6 +237,8 @@ export class Host {
   #marker: RunningMarker | undefined;
   /** What the closing breaks off of plain work: written at close, said once by the next start. */
   readonly #openWork = new OpenWorkNote();
+  /** What the close broke off, in words: see `closedWords`. */
+  #closedWords: string | undefined;
   /** Plain work while it is open, on disk: what the start after an unclean stop lists in History. */
   #openWorkRecord: OpenWorkRecord | undefined;
   /** What was typed into the Inbox's task questions, back in their cards after a restart. */
@@ -1303,6 +1305,14 @@ export class Host {
     return coalescer;
   }
 
+  /**
+   * What `close()` broke off of plain work, in words (see `OpenWorkNote.closedWords`), once it
+   * has closed; undefined for nothing: browser mode says it as it stops.
+   */
+  get closedWords(): string | undefined {
+    return this.#closedWords;
+  }
+
   /** Closes every connection and timer. Stored tasks stay for the next start. */
   async close(): Promise<void> {
     this.#closing = true;
@@ -1312,6 +1322,7 @@ export class Host {
     this.requestor.close();
     this.receiver.close();
     this.#openWork.save(this.#config.dataDir, this.clock.now());
+    this.#closedWords = this.#openWork.closedWords();
     this.history.close();
     // What was open is in History now: the record of it goes.
     const recordGone = this.#openWorkRecord?.close();

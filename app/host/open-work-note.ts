@@ -36,7 +36,13 @@ const NoteSchema = z.object({
    */
   forTasks: z.number().int().nonnegative().optional(),
   /** Names of the servers whose tool calls were running. */
-  calledOn: z.array(z.string()).max(NAMES_KEPT)
+  calledOn: z.array(z.string()).max(NAMES_KEPT),
+  /**
+   * How many other servers asked, and had calls running, past the names kept: counted in "and N
+   * more". Absent in notes of earlier versions.
+   */
+  askedByUnnamed: z.number().int().nonnegative().optional(),
+  calledOnUnnamed: z.number().int().nonnegative().optional()
 });
 type Note = z.infer<typeof NoteSchema>;
 /** What was broken off, counted and named, as a note keeps it or as records of open work tell it. */
@@ -58,6 +64,7 @@ export class OpenWorkNote {
   #modelRequests = 0;
   #calls = 0;
   #forTasks = 0;
+  // Every server's name (they are as many as the servers at most): the note keeps some, and counts the others.
   readonly #askedBy = new Set<string>();
   readonly #calledOn = new Set<string>();
   #quote: string | undefined;
@@ -70,7 +77,7 @@ export class OpenWorkNote {
     if (ended.kind === 'elicitation') this.#questions++;
     else this.#modelRequests++;
     if (ended.relatedTaskId !== undefined) this.#forTasks++;
-    if (this.#askedBy.size < NAMES_KEPT) this.#askedBy.add(ended.owner.serverName);
+    this.#askedBy.add(ended.owner.serverName);
     const question = ended.kind === 'elicitation';
     if (this.#quote === undefined || (question && !this.#quotesQuestion)) {
       const preview = questionPreview(ended);
@@ -85,7 +92,25 @@ export class OpenWorkNote {
   callEnded(ended: { call: { serverName: string }; cancelledBy?: 'taskdesk' }): void {
     if (ended.cancelledBy !== 'taskdesk') return;
     this.#calls++;
-    if (this.#calledOn.size < NAMES_KEPT) this.#calledOn.add(ended.call.serverName);
+    this.#calledOn.add(ended.call.serverName);
+  }
+
+  /**
+   * What this close broke off, in the words the next start says it in: "1 tool call without a
+   * task was running, on Echo: Taskdesk cancelled it; the call’s result was not received.";
+   * undefined for nothing. Said as browser mode stops, in its terminal.
+   */
+  closedWords(): string | undefined {
+    const words = brokenOffWords({
+      questions: this.#questions,
+      modelRequests: this.#modelRequests,
+      askedBy: [...this.#askedBy],
+      ...(this.#quote !== undefined && { quote: this.#quote }),
+      calls: this.#calls,
+      forTasks: this.#forTasks,
+      calledOn: [...this.#calledOn]
+    });
+    return words && `${words.what}: Taskdesk cancelled ${words.one ? 'it' : 'them'}; ${words.lost}.`;
   }
 
   /**
@@ -97,16 +122,20 @@ export class OpenWorkNote {
     const file = path.join(dataDir, OPEN_WORK_NOTE_FILE);
     const earlier = readNote(file);
     const quote = this.#quote ?? earlier?.quote;
+    const askedBy = keptNames(earlier?.askedBy, earlier?.askedByUnnamed, this.#askedBy);
+    const calledOn = keptNames(earlier?.calledOn, earlier?.calledOnUnnamed, this.#calledOn);
     const note: Note = {
       version: 1,
       closedAt: Math.max(closedAt, earlier?.closedAt ?? 0),
       questions: this.#questions + (earlier?.questions ?? 0),
       modelRequests: this.#modelRequests + (earlier?.modelRequests ?? 0),
-      askedBy: [...new Set([...(earlier?.askedBy ?? []), ...this.#askedBy])].slice(0, NAMES_KEPT),
+      askedBy: askedBy.names,
       ...(quote !== undefined && { quote }),
       calls: this.#calls + (earlier?.calls ?? 0),
       forTasks: this.#forTasks + (earlier?.forTasks ?? 0),
-      calledOn: [...new Set([...(earlier?.calledOn ?? []), ...this.#calledOn])].slice(0, NAMES_KEPT)
+      calledOn: calledOn.names,
+      askedByUnnamed: askedBy.unnamed,
+      calledOnUnnamed: calledOn.unnamed
     };
     const temporary = `${file}.${process.pid}-${randomBytes(4).toString('hex')}.tmp`;
     try {
@@ -133,6 +162,20 @@ export class OpenWorkNote {
     }
     return note && openWorkMessage(note);
   }
+}
+
+/**
+ * The server names a note keeps (an earlier note's first, then this close's) and how many other
+ * servers it counts. A server an earlier note counted but did not name is counted again if this
+ * close names it: that note no longer knows which it was.
+ */
+function keptNames(
+  earlier: readonly string[] = [],
+  earlierUnnamed = 0,
+  now: ReadonlySet<string>
+): { names: string[]; unnamed: number } {
+  const all = [...new Set([...earlier, ...now])];
+  return { names: all.slice(0, NAMES_KEPT), unnamed: Math.max(0, all.length - NAMES_KEPT) + earlierUnnamed };
 }
 
 /** The note in `file`; undefined when there is none, or it is unreadable or no note of ours. */
@@ -177,14 +220,14 @@ export function notFinishedWords(
   for (const item of work) {
     if (item.kind === 'tool-call') {
       counts.calls++;
-      if (calledOn.size < NAMES_KEPT) calledOn.add(item.serverName);
+      calledOn.add(item.serverName);
       continue;
     }
     const question = item.kind === 'elicitation';
     if (question) counts.questions++;
     else counts.modelRequests++;
     if (item.relatedTaskId !== undefined) counts.forTasks++;
-    if (askedBy.size < NAMES_KEPT) askedBy.add(item.serverName);
+    askedBy.add(item.serverName);
     // A question's words are quoted before a model request's, as a close's note does.
     if (item.question !== undefined && (quote === undefined || (question && !quote.question)))
       quote = { text: previewLine(item.question, QUOTE_CHARS), question };
@@ -215,19 +258,23 @@ function brokenOffWords(note: BrokenOff): { what: string; lost: string; one: boo
         : forTasks === waiting
           ? 'for a task'
           : `(${forTasks} of them for a task, ${waiting - forTasks} without one)`;
-    parts.push(`${what} ${which} ${waiting === 1 ? 'was' : 'were'} waiting, from ${names(note.askedBy)}${quote}`);
+    parts.push(
+      `${what} ${which} ${waiting === 1 ? 'was' : 'were'} waiting, from ${names(note.askedBy, note.askedByUnnamed)}${quote}`
+    );
   }
   if (note.calls > 0)
     parts.push(
-      `${counted(note.calls, 'tool call')} without a task ${note.calls === 1 ? 'was' : 'were'} running, on ${names(note.calledOn)}`
+      `${counted(note.calls, 'tool call')} without a task ${note.calls === 1 ? 'was' : 'were'} running, on ${names(note.calledOn, note.calledOnUnnamed)}`
     );
   if (parts.length === 0) return undefined;
   // A question's server waits for an answer it did not get; a call waits on its server, whose
-  // result Taskdesk did not get (as History says it: "its result was not received").
+  // result Taskdesk did not get (as History says it: "its result was not received"). Servers are
+  // counted as servers: three questions of one are one server not answered.
+  const askingServers = note.askedBy.length + (note.askedByUnnamed ?? 0);
   const lost = [
     waiting === 0
       ? ''
-      : waiting === 1
+      : askingServers <= 1
         ? 'the server that asked was not answered'
         : 'the servers that asked were not answered',
     note.calls === 0
@@ -244,11 +291,11 @@ function counted(count: number, noun: string): string {
   return `${count} ${noun}${count === 1 ? '' : 's'}`;
 }
 
-/** "A", "A and B", "A, B, C and 2 more". */
-function names(list: readonly string[]): string {
+/** "A", "A and B", "A, B, C and 2 more" (`unnamed`: servers counted beyond those in `list`). */
+function names(list: readonly string[], unnamed = 0): string {
   if (list.length === 0) return 'a server';
   const said = list.slice(0, NAMES_SAID);
-  const more = list.length - said.length;
+  const more = list.length - said.length + unnamed;
   if (more > 0) return `${said.join(', ')} and ${more} more`;
   return said.length === 1 ? said[0]! : `${said.slice(0, -1).join(', ')} and ${said.at(-1)!}`;
 }

@@ -68,20 +68,20 @@ export function ElicitationFormCard({ item }: { item: InboxItem }) {
   useLayoutEffect(() => {
     if (restored) reset(restored);
   }, [restored, reset]);
-  const initial = useMemo(() => JSON.stringify(initialValues(form.fields, 'elicitation')), [form.fields]);
+  const starting = useMemo(() => initialValues(form.fields, 'elicitation'), [form.fields]);
+  const initial = useMemo(() => JSON.stringify(starting), [starting]);
   useHostDraft(item, kept, JSON.stringify(form.values) === initial ? null : form.values, restored);
   // Whether anything in the form was changed by hand, even if set back since. (React's onChange,
   // not onInput: a render between a select's input and change events would set it back.)
   const [touched, setTouched] = useState(false);
-  // A form with fields to type in, all empty, nothing changed: the Inbox's a takes the person to
-  // the first of them rather than sending it as it is (they were about to type their answer; see
+  // A form as it came, nothing changed, with a field to type in that starts empty (no default: a
+  // default fills its field from the start): the Inbox's a takes the person to the first such
+  // field rather than sending the form as it is (they were about to type their answer; see
   // `UNTOUCHED_FORM` in inbox-keys.tsx).
-  const textFields = form.fields.filter((field) => controlKind(field, 'elicitation') === 'input');
-  const untouched =
-    !touched &&
-    textFields.length > 0 &&
-    textFields.every((field) => (form.values[field.name] ?? '') === '') &&
-    JSON.stringify(form.values) === initial;
+  const toType = form.fields.find(
+    (field) => controlKind(field, 'elicitation') === 'input' && starting[field.name] === ''
+  );
+  const untouched = !touched && toType !== undefined && JSON.stringify(form.values) === initial;
   const done = answerSentText(item);
   // After an answer refused for its answers, the summary follows the marks as they are corrected
   // (the form checks each field as it changes), as the Servers forms' does: its count, and gone
@@ -126,7 +126,7 @@ export function ElicitationFormCard({ item }: { item: InboxItem }) {
         className="answer-form"
         noValidate
         aria-busy={answering.busy}
-        data-untouched={untouched || undefined}
+        data-untouched={untouched ? toType.name : undefined}
         onChange={() => setTouched(true)}
         onSubmit={(event) => {
           event.preventDefault();

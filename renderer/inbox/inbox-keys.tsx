@@ -11,7 +11,7 @@ const KEYS: Array<[string, string]> = [
   ['k or ↑', 'Previous item'],
   ['Enter or o', 'Open the item: focus its first field'],
   ['Escape', 'From a field, back to its item (then a, d and x work again)'],
-  ['a', 'Approve or submit the item (on a question whose text fields are all empty: go to the first of them)'],
+  ['a', 'Approve or submit the item (on a question with nothing typed yet: go to its first empty field)'],
   ['d', 'Decline or reject the item'],
   ['x', 'Dismiss a question: no choice made, the server may ask again'],
   ['u', `Undo the last Decline, Reject or Dismiss, in the ${UNDO_SECONDS} seconds before it is sent`],
@@ -79,17 +79,18 @@ export function CardKeyHint({ cardId }: { cardId: string }) {
 const ANSWERS: Record<string, string> = { a: 'approve or submit', d: 'decline or reject', x: 'dismiss' };
 
 /**
- * A question's form with fields to type in, all still empty, and nothing in it changed (marked so
- * by its card). The person pressing `a` there was most likely about to type their answer ("alice"
- * pressed a): an Accept with nothing in it, which cannot be undone, is not sent on one letter;
- * the focus goes to the first of its {@link TEXT_FIELD}s instead, where Enter submits the form.
+ * A question's form as it came, nothing in it changed, with a field to type in still empty (one
+ * with no default; marked so by its card, the attribute naming the first such field). The person
+ * pressing `a` there was most likely about to type their answer ("alice" pressed a): an Accept
+ * without it, which cannot be undone, is not sent on one letter; the focus goes to that
+ * {@link TEXT_FIELD} instead, where Enter submits the form.
  */
 const UNTOUCHED_FORM = 'form[data-untouched]';
 /** A field to type in: what a question's form shows for a string or a number (never a textarea, where Enter would not submit). */
 const TEXT_FIELD = 'input:not([type="checkbox"], [type="radio"], [type="hidden"])';
 
-/** What `a` on an {@link UNTOUCHED_FORM} says, as the focus goes to its first field. */
-const NOT_SENT = 'Not sent: the form is empty. Type your answer, then press Enter to submit it.';
+/** What `a` on an {@link UNTOUCHED_FORM} says, as the focus goes to its empty field. */
+const NOT_SENT = 'Not sent: nothing is typed yet. Type your answer, then press Enter to submit it.';
 
 /** A question's Dismiss button (MCP's `cancel`): only questions have one. */
 const isDismiss = (button: HTMLButtonElement) => button.textContent === 'Dismiss';
@@ -224,11 +225,11 @@ export function InboxKeys({
               onHint({ cardId, text: `The item you were on was withdrawn. ${again}` });
             }
           } else if (event.key === 'a') {
-            const fields = [
-              ...(here?.querySelector(UNTOUCHED_FORM)?.querySelectorAll<HTMLInputElement>(TEXT_FIELD) ?? [])
-            ];
+            const form = here?.querySelector<HTMLFormElement>(UNTOUCHED_FORM);
+            const fields = [...(form?.querySelectorAll<HTMLInputElement>(TEXT_FIELD) ?? [])];
+            const empty = fields.find((f) => f.name === form?.dataset.untouched);
             // What the page shows, too: a letter typed in a number field leaves its value empty.
-            const field = fields.every((f) => f.value === '' && !f.validity.badInput) ? fields[0] : undefined;
+            const field = empty?.value === '' && fields.every((f) => !f.validity.badInput) ? empty : undefined;
             if (here && field) {
               // The focus first (its focusin would take the hint away), then the hint on the card.
               field.focus();

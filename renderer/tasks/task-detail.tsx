@@ -33,7 +33,6 @@ import {
   heldLabel,
   receivedItem,
   requestedItem,
-  toolTaskWaitsOnYou,
   WAITING_FOR_YOU_LABEL,
   type TaskItem
 } from './task-items.js';
@@ -49,6 +48,7 @@ import { CallAgainButton } from '../components/call-again.js';
 import type { CallOrigin } from '../../app/contract/plain-calls.js';
 import { LiveWriting } from './live-writing.js';
 import { notFetchedNote } from './unfetched-answer.js';
+import { toolTaskWait } from '../tools/task-wait.js';
 
 /** What the detail shows, from the live task or (once it left the task store) its History entry. */
 interface Shown {
@@ -219,8 +219,10 @@ export function TaskDetail({
    */
   const notFetched = waitsHere && inbound && !heldAnswer ? notFetchedNote(question, server) : undefined;
   const hold = keptHold(item?.status ?? '', outbound, server);
-  // What Check now says of a tool task waiting on the person: the same test before and after it.
-  const toolTaskWaits = useDeskState((state) => outbound !== undefined && toolTaskWaitsOnYou(outbound, state.inbox));
+  // What Check now says of a tool task waiting on the person: the same test before and after it,
+  // as its row decides it (not while the person's Decline of its question is held: "working").
+  const inboxItems = useDeskState((state) => state.inbox);
+  const toolTaskWaits = outbound !== undefined && toolTaskWait(outbound, inboxItems, heldAnswers).waits;
   // Once the task moves on from the state the check found, what it found goes for good: back in
   // that state later, the detail says nothing of a check made before the change (see `foundStill`).
   const toolTaskState = outbound?.state;
@@ -295,12 +297,15 @@ export function TaskDetail({
     if (!outbound) return;
     checking.clear();
     // Where it stood as the person pressed Check now: the check's words say whether it changed.
-    const before = standingWords(outbound.state, toolTaskWaitsOnYou(outbound, store.getState().inbox));
+    const before = standingWords(outbound.state, toolTaskWaits);
     void client.call('outbound.refresh', { outboundId: outbound.outboundId }).then(
       (view) => {
         store.apply('outbound.changed', { type: 'changed', task: view });
         setChecked({ at: new Date().toISOString(), before, state: view.state, taskKey });
-        const after = standingWords(view.state, toolTaskWaitsOnYou(view, store.getState().inbox));
+        const after = standingWords(
+          view.state,
+          toolTaskWait(view, store.getState().inbox, store.held.getSnapshot()).waits
+        );
         announce(checkedWords({ before, after, ago: 'just now', what: `the ${view.toolName} task` }));
       },
       (error: unknown) =>

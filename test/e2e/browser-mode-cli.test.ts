@@ -62,10 +62,13 @@ async function launch(dataDir: string, rendererDir: string): Promise<Launch> {
   return { child, url, stdout: () => stdout };
 }
 
-async function stop(child: ChildProcess): Promise<number | null> {
+async function stop(child: ChildProcess, signal: NodeJS.Signals = 'SIGTERM'): Promise<number | null> {
   if (child.exitCode !== null) return child.exitCode;
-  child.kill('SIGTERM');
+  // What it prints as it stops is read to the end: its output closes when it has ended.
+  const printed = once(child.stdout!, 'close');
+  child.kill(signal);
   const [code] = (await once(child, 'exit')) as [number | null];
+  await printed;
   return code;
 }
 
@@ -123,8 +126,10 @@ describe('browser mode from the command line', () => {
     await page.close();
   });
 
-  it('stops cleanly on SIGTERM', async () => {
+  it('stops cleanly on SIGTERM, and says so in the terminal', async () => {
     assert.equal(await stop(first.child), 0);
+    // Nothing without a task was open: its last line says only that it closed.
+    assert.equal(first.stdout().trimEnd().split('\n').at(-1), 'Taskdesk closed.');
   });
 
   it('keeps the demo server saved: the next launch does not add it again, and connects it', async () => {
@@ -139,6 +144,13 @@ describe('browser mode from the command line', () => {
     await page.goto(`${second.url}#servers`);
     await page.locator('li[data-server-id="everything"] [data-status="ready"]').waitFor();
     assert.equal(await page.locator('li[data-server-id]').count(), 1);
+    await page.close();
+  });
+
+  it('stops cleanly on Ctrl+C (SIGINT), and says so in the terminal', async () => {
+    assert.ok(second);
+    assert.equal(await stop(second.child, 'SIGINT'), 0);
+    assert.equal(second.stdout().trimEnd().split('\n').at(-1), 'Taskdesk closed.');
   });
 
   it('prints its options for --help, and refuses an unknown option with its name and the usage (exit 2)', async () => {

@@ -25,6 +25,9 @@ const UNCLEAN = /^Taskdesk did not close cleanly last time/;
 const CANCELLED_QUESTION =
   /^When Taskdesk last closed \(at [^)]+\), 1 question for a task was waiting, from Everything HTTP \(“[^”]+”\): Taskdesk cancelled it; the server that asked was not answered\. History lists it as “Cancelled by Taskdesk”\.$/;
 
+const CLOSED_WITH_QUESTION =
+  /^Taskdesk closed\. 1 question for a task was waiting, from Everything HTTP \(“[^”]+”\): Taskdesk cancelled it; the server that asked was not answered\.$/m;
+
 /** A port free on 127.0.0.1 just now: server-everything takes its port from `PORT` and does not say which one it got. */
 async function freePort(): Promise<number> {
   const server = net.createServer();
@@ -148,7 +151,7 @@ describe('npm run start:browser stopped by SIGTERM to its process group', () => 
     built?.remove();
   });
 
-  it('closes in full with an HTTP server’s task waiting on a question: the next start says what it cancelled, not an unclean stop', async () => {
+  it('closes in full with an HTTP server’s task waiting on a question: it says what it cancelled as it stops, and the next start says it, not an unclean stop', async () => {
     launched = await startBrowserMode(data.dir, built.dir);
     await launched.call('servers.add', {
       id: 'everything-http',
@@ -181,6 +184,8 @@ describe('npm run start:browser stopped by SIGTERM to its process group', () => 
     await launched.ended;
     const output = launched.output();
     assert.deepEqual(fs.readdirSync(path.join(data.dir, 'running')), [], `its running marker is removed:\n${output}`);
+    // The terminal it was started in is told at once, in the words the next start uses.
+    assert.match(output, CLOSED_WITH_QUESTION, output);
 
     const next = createHost({ dataDir: data.dir, autoConnect: false });
     try {

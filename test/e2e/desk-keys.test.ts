@@ -261,7 +261,7 @@ describe('the Inbox from the keyboard', () => {
     assert.deepEqual(pageErrors, []);
   });
 
-  it('a on a question whose text fields are all empty and untouched sends nothing: the focus goes to its first field', async () => {
+  it('a on a question with nothing typed yet sends nothing: the focus goes to its first empty field', async () => {
     /** Asks a form question as a task; its answer comes from `tasks/result`. */
     const question = async (message: string, properties: Record<string, unknown>) => {
       const { taskId } = (
@@ -287,7 +287,7 @@ describe('the Inbox from the keyboard', () => {
           document.querySelector('.sr-only[aria-live="polite"]')?.lastElementChild?.textContent === expected,
         text
       );
-    const notSent = 'Not sent: the form is empty. Type your answer, then press Enter to submit it.';
+    const notSent = 'Not sent: nothing is typed yet. Type your answer, then press Enter to submit it.';
 
     // A person on the card who starts typing their name: the a is not taken as Submit.
     const name = await question('What is your name?', {
@@ -316,6 +316,37 @@ describe('the Inbox from the keyboard', () => {
     const sent = await name.answer;
     assert.deepEqual([sent.action, sent.content], ['accept', { name: 'alice' }], 'the one answer is what was typed');
     await name.card.waitFor({ state: 'detached' });
+
+    // A field with a default (SEP-1034) is filled from the start: the form is still untouched while
+    // the field to type in is empty, and a goes to that field, past the filled one.
+    const role = await question('Who are you?', {
+      role: { type: 'string', title: 'Role', default: 'user' },
+      name: { type: 'string', title: 'Name' }
+    });
+    await role.card.focus();
+    await page.keyboard.press('a');
+    assert.deepEqual(
+      await page.evaluate(() => [
+        document.activeElement?.getAttribute('name'),
+        (document.activeElement as HTMLInputElement | null)?.value
+      ]),
+      ['name', ''],
+      'the focus is in the empty name field, not the role filled by its default'
+    );
+    await said(notSent);
+    await role.card.locator('.inbox-key-hint').getByText(notSent).waitFor();
+    assert.ok((await fixture.host.call('inbox.list', {})).some((item) => item.taskId === role.taskId));
+    await page.keyboard.type('alice');
+    await page.keyboard.press('Enter');
+    const named = await role.answer;
+    assert.deepEqual([named.action, named.content], ['accept', { role: 'user', name: 'alice' }]);
+    await role.card.waitFor({ state: 'detached' });
+    // Every field to type in filled by its default: a submits the defaults at once.
+    const filled = await question('Keep your role?', { role: { type: 'string', title: 'Role', default: 'user' } });
+    await filled.card.focus();
+    await page.keyboard.press('a');
+    const keptRole = await filled.answer;
+    assert.deepEqual([keptRole.action, keptRole.content], ['accept', { role: 'user' }]);
 
     // A form with something changed (here the Yes/No choice) is submitted by a as it is.
     const changed = await question('Shall we go on?', {
@@ -353,7 +384,7 @@ describe('the Inbox from the keyboard', () => {
     await page.keyboard.press('?');
     const help = page.getByRole('dialog', { name: 'Inbox keys' });
     await help.waitFor();
-    assert.match((await help.textContent()) ?? '', /a question whose text fields are all empty/);
+    assert.match((await help.textContent()) ?? '', /a question with nothing typed yet: go to its first empty field/);
     await page.keyboard.press('Escape');
     await help.waitFor({ state: 'hidden' });
     assert.deepEqual(pageErrors, []);

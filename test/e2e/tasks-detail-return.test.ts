@@ -10,6 +10,7 @@ import { startDesk, type DeskFixture } from './desk-fixture.js';
 import { hash, question, scrollTo } from './detail-return.js';
 import { NOTIFICATION_STAND_IN, notificationsShown } from './notification-stand-in.js';
 import { passUndoWindow } from './undo-window.js';
+import { recordSaid, said, saidTimes } from './live-region.js';
 
 /**
  * Screens stay mounted while hidden, and keep their state: a task's detail open on the Tasks
@@ -395,7 +396,7 @@ describe('a tool task’s row and detail while the Decline of its server’s que
     store.close();
   });
 
-  it('says “Working” and “Declined its server’s question: you can still undo it in the Inbox.” in both', async () => {
+  it('says “Working” and “Declined its server’s question: you can still undo it in the Inbox.” in both, and Check now finds it working', async () => {
     const call = await d.fixture.host.call('tools.call', {
       serverId: 'work',
       name: 'slow',
@@ -434,6 +435,8 @@ describe('a tool task’s row and detail while the Decline of its server’s que
     await detail.getByRole('link', { name: 'Answer its server’s question in the Inbox' }).waitFor();
 
     await nav('Inbox').click();
+    // The page's time stands still from here: the undo window lasts until the test passes it.
+    await page.clock.pauseAt(Date.now() + 100);
     await page
       .getByRole('article', { name: 'Which depot, for the slow call?' })
       .getByRole('button', { name: 'Decline' })
@@ -448,6 +451,16 @@ describe('a tool task’s row and detail while the Decline of its server’s que
     assert.equal(await detail.locator('.status-message').filter({ hasText: 'Inbox' }).textContent(), held);
     assert.equal(await detail.getByRole('link', { name: 'Answer its server’s question in the Inbox' }).count(), 0);
     await detail.getByRole('link', { name: 'undo it in the Inbox' }).waitFor();
+    // Check now says where it stands as its row does: working, the question no longer waiting.
+    await recordSaid(page);
+    await detail.getByRole('button', { name: 'Check now' }).click();
+    await detail.locator('.checked-at').waitFor();
+    assert.equal(await detail.locator('.checked-at').textContent(), 'Checked just now; still working.');
+    // The live region speaks on the next frame (said with the Decline's words, still waiting for
+    // one): the page's time moved on that far, well within the window.
+    await page.clock.runFor(100);
+    await saidTimes(page, /Checked the slow task just now; /);
+    assert.match((await said(page)).join(' '), /Checked the slow task just now; still working\.$/);
 
     // Its window over, the Decline goes to the server; the task runs on, and the row says so.
     await passUndoWindow(page);

@@ -77,6 +77,11 @@ describe('closing Taskdesk with plain work open', () => {
     const reply = await call;
     assert.equal(reply.ok ? undefined : reply.error.message, STOPPED_WHILE_RUNNING);
     assert.equal(await question, 'not answered');
+    // What browser mode says as it stops: this close's work, in the words the next start uses.
+    assert.equal(
+      host.closedWords,
+      '1 question without a task was waiting, from Server a (“Ship the release?”), and 1 tool call without a task was running, on Server a: Taskdesk cancelled them; the server that asked was not answered, and the call’s result was not received.'
+    );
 
     const reopened = createHost({ dataDir: data.dir, autoConnect: false });
     let reopenedOpen = true;
@@ -117,6 +122,7 @@ describe('closing Taskdesk with plain work open', () => {
     assert.deepEqual(await reopened.call('audit.read', { type: 'host.unclean-stop' }), []);
     reopenedOpen = false;
     await reopened.close();
+    assert.equal(reopened.closedWords, undefined, 'nothing was open: the note it took is not said again');
 
     // Said once: the start after says nothing, and a close with nothing open leaves no note.
     const third = createHost({ dataDir: data.dir, autoConnect: false });

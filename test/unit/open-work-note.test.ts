@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, it } from 'node:test';
-import { OPEN_WORK_NOTE_FILE, OpenWorkNote } from '../../app/host/open-work-note.js';
+import { notFinishedWords, OPEN_WORK_NOTE_FILE, OpenWorkNote } from '../../app/host/open-work-note.js';
+import type { NotFinishedWork } from '../../app/history/not-finished-entry.js';
 import type { EndedOrdinaryRequest } from '../../app/receiver/task-receiver.js';
 import { tempDir } from '../support/host-fixture.js';
 
@@ -165,5 +166,79 @@ describe('the note of plain work a clean close cancelled', () => {
     } finally {
       data.remove();
     }
+  });
+  it('counts the servers past the names it keeps, and says "server" or "servers" by how many servers asked', () => {
+    const data = tempDir();
+    try {
+      // 30 calls on 30 servers: 3 named, the 27 others counted (the note keeps 20 names).
+      const many = new OpenWorkNote();
+      for (let i = 0; i < 30; i++) many.callEnded(call(`Server ${i}`, 'taskdesk'));
+      many.save(data.dir, CLOSED_AT);
+      assert.match(
+        OpenWorkNote.take(data.dir) ?? '',
+        /, 30 tool calls without a task were running, on Server 0, Server 1, Server 2 and 27 more: /
+      );
+      // The same servers again: counted once each.
+      const again = new OpenWorkNote();
+      for (let i = 0; i < 30; i++) {
+        again.requestEnded(request(`Server ${i}`, 'elicitation', 'Your name?'));
+        again.requestEnded(request(`Server ${i}`, 'sampling', 'Summarize'));
+      }
+      again.save(data.dir, CLOSED_AT);
+      assert.match(
+        OpenWorkNote.take(data.dir) ?? '',
+        /, 30 questions and 30 model requests without a task were waiting, from Server 0, Server 1, Server 2 and 27 more \(one of them: “Your name\?”\): Taskdesk cancelled them; the servers that asked were not answered\./
+      );
+      // Added to a note another close left: 25 servers, then 10, 5 of them named there already.
+      const first = new OpenWorkNote();
+      for (let i = 0; i < 25; i++) first.callEnded(call(`Server ${i}`, 'taskdesk'));
+      first.save(data.dir, CLOSED_AT);
+      const second = new OpenWorkNote();
+      for (let i = 15; i < 30; i++) if (i < 20 || i >= 25) second.callEnded(call(`Server ${i}`, 'taskdesk'));
+      second.save(data.dir, CLOSED_AT);
+      assert.match(
+        OpenWorkNote.take(data.dir) ?? '',
+        /, 35 tool calls without a task were running, on Server 0, Server 1, Server 2 and 27 more: /
+      );
+
+      // 3 questions from one server: that server was not answered.
+      const one = new OpenWorkNote();
+      for (const text of ['Your name?', 'Your team?', 'Your role?'])
+        one.requestEnded(request('Alpha', 'elicitation', text));
+      one.save(data.dir, CLOSED_AT);
+      assert.match(
+        OpenWorkNote.take(data.dir) ?? '',
+        /, 3 questions without a task were waiting, from Alpha \(one of them: “Your name\?”\): Taskdesk cancelled them; the server that asked was not answered\. /
+      );
+    } finally {
+      data.remove();
+    }
+  });
+});
+
+describe('the words of plain work a stop without closing left', () => {
+  const work = (kind: NotFinishedWork['kind'], serverName: string, question?: string): NotFinishedWork => ({
+    kind,
+    serverId: serverName.toLowerCase(),
+    serverName,
+    ...(question !== undefined && { question }),
+    startedAt: '2026-06-01T11:59:00.000Z',
+    lastSeenAt: '2026-06-01T12:00:00.000Z'
+  });
+
+  it('counts every server past the three it names, and says "server" or "servers" by how many servers asked', () => {
+    const calls = Array.from({ length: 30 }, (_, i) => work('tool-call', `Server ${i}`));
+    assert.equal(
+      notFinishedWords(calls)?.what,
+      '30 tool calls without a task were running, on Server 0, Server 1, Server 2 and 27 more'
+    );
+    const questions = ['Your name?', 'Your team?', 'Your role?'].map((text) => work('elicitation', 'Alpha', text));
+    assert.deepEqual(notFinishedWords(questions), {
+      what: '3 questions without a task were waiting, from Alpha (one of them: “Your name?”)',
+      lost: 'the server that asked was not answered',
+      one: false
+    });
+    const two = [work('elicitation', 'Alpha', 'Your name?'), work('sampling', 'Beta'), work('sampling', 'Alpha')];
+    assert.equal(notFinishedWords(two)?.lost, 'the servers that asked were not answered');
   });
 });

@@ -86,6 +86,8 @@ export function policyChoiceWords(policy: SamplingPolicy): string {
 /**
  * How a server's sampling requests are treated: ask, auto or refuse, and whether answers are
  * reviewed before they go back. `policy` undefined shows the controls disabled while loading.
+ * While the card's Disconnect or Remove is on its way (`closing`), they wait as the card's buttons
+ * do (aria-disabled, the focus left where it is): a choice made then changes nothing.
  */
 export function SamplingPolicyField({
   serverId,
@@ -93,6 +95,7 @@ export function SamplingPolicyField({
   policy,
   saved = false,
   refused = 0,
+  closing = false,
   onChange
 }: {
   serverId: string;
@@ -105,6 +108,8 @@ export function SamplingPolicyField({
    * the host counted them (`sampling.setPolicy`'s `refused`): said with "Saved.".
    */
   refused?: number;
+  /** The server is on its way out (a Disconnect or Remove of its card): nothing is saved meanwhile. */
+  closing?: boolean;
   onChange: (policy: SamplingPolicy) => void;
 }) {
   const group = `policy-${serverId.replace(/[^A-Za-z0-9_-]/g, '_')}`;
@@ -127,7 +132,7 @@ export function SamplingPolicyField({
    * (a person may be writing a reply to one). Not agreed, the choice goes back to what is saved.
    */
   const choose = async (mode: SamplingPolicy['mode']) => {
-    if (askingNow.current) return;
+    if (askingNow.current || closing) return;
     const count = mode === 'refuse' && current.mode !== 'refuse' ? waiting : 0;
     if (count > 0) {
       setPending(mode);
@@ -148,6 +153,8 @@ export function SamplingPolicyField({
   };
   const commit = () => {
     if (askingNow.current) return;
+    // A choice left pending when the card began closing is dropped, not saved.
+    if (closing) return setPending(undefined);
     if (pending !== undefined && pending !== current.mode) void choose(pending);
     else setPending(undefined);
   };
@@ -163,13 +170,19 @@ export function SamplingPolicyField({
   const noProvider = useDeskState((state) => state.ready && !anyModel(state.providers));
   const providerCount = useDeskState((state) => state.providers.length);
   return (
-    <fieldset className="field policy" aria-busy={policy === undefined || undefined} data-policy-mode={policy?.mode}>
+    <fieldset
+      className="field policy"
+      aria-busy={policy === undefined || closing || undefined}
+      data-policy-mode={policy?.mode}
+    >
       <legend>
         Sampling requests<span className="sr-only"> from {serverName}</span>
       </legend>
       <div
         className="policy-options"
         onKeyDown={(event) => {
+          // While the card closes, an arrow key neither checks another choice nor moves to it.
+          if (closing && /^Arrow/.test(event.key)) return event.preventDefault();
           arrowed.current = /^Arrow/.test(event.key);
           if ((event.key === ' ' || event.key === 'Enter') && pending !== undefined) {
             event.preventDefault();
@@ -192,9 +205,10 @@ export function SamplingPolicyField({
                   value={mode}
                   checked={shown === mode}
                   disabled={policy === undefined}
+                  aria-disabled={closing || undefined}
                   aria-describedby={`${id}-hint`}
                   onChange={() => {
-                    if (askingNow.current) return;
+                    if (askingNow.current || closing) return;
                     if (arrowed.current) setPending(mode);
                     else void choose(mode);
                   }}
@@ -228,7 +242,10 @@ export function SamplingPolicyField({
           type="checkbox"
           checked={current.reviewCompletion}
           disabled={policy === undefined || current.mode === 'refuse'}
-          onChange={(event) => onChange({ mode: current.mode, reviewCompletion: event.target.checked })}
+          aria-disabled={closing || undefined}
+          onChange={(event) => {
+            if (!closing) onChange({ mode: current.mode, reviewCompletion: event.target.checked });
+          }}
         />
         <label htmlFor={`${group}-review`}>Review answers before they go back</label>
       </div>

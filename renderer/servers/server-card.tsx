@@ -488,7 +488,7 @@ export const ServerCard = memo(function ServerCard({
         ) : null}
       </dl>
       {server.transport.type === 'stdio' ? <ServerStderr server={server} /> : null}
-      <ServerSignIn server={server} />
+      <ServerSignIn server={server} closing={closing} />
       {editing ? (
         <EditServerForm
           server={server}
@@ -516,10 +516,11 @@ export const ServerCard = memo(function ServerCard({
           policy={saving ?? stored}
           saved={savedShown}
           refused={policyRefused}
+          closing={closing}
           onChange={(policy) => void setPolicy(policy)}
         />
         <ActionError failure={policyFailure.failure} onDismiss={policyFailure.clear} />
-        <ServerFolders serverId={server.id} serverName={server.name} onFolders={setFolders} />
+        <ServerFolders serverId={server.id} serverName={server.name} closing={closing} onFolders={setFolders} />
       </details>
       <ActionError
         failure={shownFailure}

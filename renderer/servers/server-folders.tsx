@@ -1,5 +1,6 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import { ActionError, failureOf, useFailure } from '../components/action-error.js';
+import { busyProps } from '../components/busy-props.js';
 import { useDesk } from '../shell/desk-context.js';
 
 /** As the host checks a folder (`RootFolderSchema`): a POSIX path, a drive's (`C:\\`) or a share's (`\\\\host`). */
@@ -24,15 +25,20 @@ function readableReason(message: string): string {
  * The folders a server sees as its roots (`roots/list`, and a 2026-07-28 server's roots input
  * request), none by default. In the app a folder is picked with the system's dialog (through
  * the preload); in browser mode, where the page cannot reach the file system, its path is typed.
- * Each change is saved at once (`roots.set`); a connected server is told its roots changed.
+ * Each change is saved at once (`roots.set`); a connected server is told its roots changed. While
+ * the card's Disconnect or Remove is on its way (`closing`), Add and Remove wait as the card's
+ * buttons do (aria-disabled, the focus left where it is).
  */
 export function ServerFolders({
   serverId,
   serverName,
+  closing = false,
   onFolders
 }: {
   serverId: string;
   serverName: string;
+  /** The server is on its way out (a Disconnect or Remove of its card): nothing is saved meanwhile. */
+  closing?: boolean;
   /** The folders as read or saved: the card's folded settings say how many. */
   onFolders?: (folders: string[]) => void;
 }) {
@@ -83,7 +89,7 @@ export function ServerFolders({
 
   const add = async (folder: string) => {
     const trimmed = folder.trim();
-    if (!trimmed || !folders) return;
+    if (!trimmed || !folders || closing) return;
     if (!isAbsolutePath(trimmed)) {
       clear();
       setFieldError(
@@ -100,12 +106,13 @@ export function ServerFolders({
   };
 
   const remove = async (folder: string) => {
-    if (!folders) return;
+    if (!folders || closing) return;
     const kept = folders.filter((other) => other !== folder);
     if (await save(kept, `${serverName} no longer sees the folder ${folder}.`)) landing.current?.focus();
   };
 
   const pick = async () => {
+    if (closing) return;
     const folder = await picker?.();
     if (folder) await add(folder);
   };
@@ -126,6 +133,7 @@ export function ServerFolders({
                 type="button"
                 className="small"
                 aria-label={`Remove the folder ${folder} from ${serverName}`}
+                {...busyProps(closing)}
                 onClick={() => void remove(folder)}
               >
                 Remove
@@ -137,7 +145,7 @@ export function ServerFolders({
         <p className="muted folder-none">No folders.</p>
       ) : null}
       {picker ? (
-        <button type="button" ref={landing} disabled={!folders} onClick={() => void pick()}>
+        <button type="button" ref={landing} disabled={!folders} {...busyProps(closing)} onClick={() => void pick()}>
           Add folder…
         </button>
       ) : (
@@ -165,7 +173,7 @@ export function ServerFolders({
               if (fieldError !== undefined && isAbsolutePath(event.target.value.trim())) setFieldError(undefined);
             }}
           />
-          <button type="submit" disabled={!folders || typed.trim() === ''}>
+          <button type="submit" disabled={!folders || typed.trim() === ''} {...busyProps(closing)}>
             Add folder
           </button>
           <p className="field-error" id={errorId} hidden={!fieldError}>

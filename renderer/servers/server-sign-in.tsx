@@ -23,8 +23,12 @@ import { RegisteredClientForm } from './registered-client-form.js';
  * what the step took away): after Sign in to the line that says to finish in the browser (not to
  * Cancel, which a second press of Enter would press), once signed in to who is signed in, after
  * Sign out to "Signed out", after Cancel (or a sign-in that ended without one) to Sign in.
+ *
+ * While the card's Disconnect or Remove is on its way (`closing`), its buttons wait as the card's
+ * others do (aria-disabled, the focus left where it is): a Sign in then connected a server on its
+ * way out.
  */
-export function ServerSignIn({ server }: { server: ServerView }) {
+export function ServerSignIn({ server, closing = false }: { server: ServerView; closing?: boolean }) {
   const { client, store, announce, openExternal } = useDesk();
   /** The page this window opened, for "open this address": the core keeps whether it waits. */
   const [opened, setOpened] = useState<string | undefined>(undefined);
@@ -71,7 +75,7 @@ export function ServerSignIn({ server }: { server: ServerView }) {
 
   /** Runs one sign-in action, one at a time, its failure said on the card. */
   const act = async (failed: string, action: () => Promise<void>) => {
-    if (busy) return;
+    if (busy || closing) return;
     setBusy(true);
     clear();
     try {
@@ -130,7 +134,7 @@ export function ServerSignIn({ server }: { server: ServerView }) {
         </p>
         <button
           type="button"
-          {...busyProps(busy)}
+          {...busyProps(busy || closing)}
           aria-label={`Sign out of ${server.name}`}
           onClick={() => void signOut()}
         >
@@ -160,7 +164,7 @@ export function ServerSignIn({ server }: { server: ServerView }) {
           <div className="actions">
             <button
               type="button"
-              {...busyProps(busy)}
+              {...busyProps(busy || closing)}
               aria-label={`Cancel the sign-in to ${server.name}`}
               onClick={() => void cancel()}
             >
@@ -197,7 +201,7 @@ export function ServerSignIn({ server }: { server: ServerView }) {
             <button
               type="button"
               className="primary sign-in-button"
-              {...busyProps(busy)}
+              {...busyProps(busy || closing)}
               aria-label={`Sign in to ${server.name}`}
               onClick={() => void signIn()}
             >
@@ -213,7 +217,7 @@ export function ServerSignIn({ server }: { server: ServerView }) {
           <button
             type="button"
             className="link-button"
-            {...busyProps(busy)}
+            {...busyProps(busy || closing)}
             aria-label={`Use automatic registration for ${server.name}`}
             onClick={() => void forgetClient()}
           >

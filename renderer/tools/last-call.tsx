@@ -1,7 +1,8 @@
-import { useEffect, useState } from 'react';
+import { memo, useEffect, useState } from 'react';
 import type { HistorySummary } from '../../app/contract/host-api.js';
 import { DateTime } from '../components/date-time.js';
 import { lastCallStatus, lowerFirst } from './last-call-status.js';
+import { sameLastCalls } from './same-last-calls.js';
 import { statusLabel } from '../components/status-words.js';
 import { WAITING_FOR_YOU_LABEL } from '../tasks/task-items.js';
 import { useToolTaskWait } from './task-wait.js';
@@ -54,7 +55,17 @@ export function useLastCalls(serverId: string | undefined, active: boolean): Rea
         limit: LAST_CALLS_READ
       })
       .then(
-        (page) => current && setRead({ serverId, last: lastCallsByTitle(page.entries) }),
+        // The same map while nothing in it changed (a read again for History's other entries, a
+        // question in the Inbox): the tools' cards and their lines do not render again for it.
+        (page) =>
+          current &&
+          setRead((before) => {
+            const last = sameLastCalls(
+              before?.serverId === serverId ? before.last : NONE,
+              lastCallsByTitle(page.entries)
+            );
+            return before?.serverId === serverId && last === before.last ? before : { serverId, last };
+          }),
         // Nothing said on the cards: the call itself works, and History says why it cannot be read.
         () => undefined
       );
@@ -73,7 +84,7 @@ const NONE: ReadonlyMap<string, HistorySummary> = new Map();
  * `requested:<outboundId>`): "input required — see it in History" sent a person to a record of
  * what was waiting for them.
  */
-export function LastCallLine({ entry }: { entry: HistorySummary }) {
+export const LastCallLine = memo(function LastCallLine({ entry }: { entry: HistorySummary }) {
   // A task still running says where it stands now, in its badge's words ("Waiting for you" while
   // its server's question waits on the person), as its card and its row on Tasks do: History's
   // record said "input required" beside a card that said "Waiting for you". Not while the
@@ -95,6 +106,6 @@ export function LastCallLine({ entry }: { entry: HistorySummary }) {
       )}
     </p>
   );
-}
+});
 
 const REQUESTED = requestedTaskKey('');

@@ -1,49 +1,42 @@
-import { useSyncExternalStore } from 'react';
-import type { InboxItem, OutboundTaskView } from '../../app/contract/host-api.js';
-import { isCancelling, taskQuestions } from '../components/waiting-questions.js';
-import { useDesk, useDeskState } from '../shell/desk-context.js';
+import { useMemo, useSyncExternalStore } from 'react';
+import type { OutboundTaskView } from '../../app/contract/host-api.js';
+import { useDesk } from '../shell/desk-context.js';
 import type { HeldAnswer } from '../store/held-answers.js';
-import { isTerminal } from '../store/task-status.js';
-import { heldDone, toolTaskWaitsOnYou } from '../tasks/task-items.js';
+import { heldDone } from '../tasks/task-items.js';
+import { mayWait, NOT_WAITING, toolTaskWaitSnapshot, type ToolTaskWait } from './task-wait-state.js';
 
-/** Where a running tool task stands with the person, as its row on the Tasks screen says it. */
-export interface ToolTaskWait {
-  /** Its server's question (or model request) waits on the person: its badge says "Waiting for you". */
-  waits: boolean;
-  /** That question, to link to in the Inbox. */
-  question?: InboxItem | undefined;
-  /** The person's Decline or Dismiss of its server's question, held for its undo window (or being sent). */
-  held?: HeldAnswer | undefined;
-}
+export { toolTaskWait, type ToolTaskWait } from './task-wait-state.js';
+
+const NO_SUBSCRIPTION = () => () => undefined;
 
 /**
- * Where a tool task stands with the person (see {@link ToolTaskWait}), decided as its Tasks row
- * decides it: a question whose Decline waits out its undo window in the Inbox waits on them no
- * more (the Inbox's count no longer has it), and is said as declined, which can still be undone.
- * Nothing once the task ended or the person asked to cancel it: no longer theirs to answer.
+ * {@link toolTaskWait} of `task`, kept in step with the Inbox and the answers held there: renders
+ * again only when what it says of this task changes. No subscription at all while the task
+ * cannot wait on the person (none, ended, or being cancelled).
  */
-export function toolTaskWait(
-  task: OutboundTaskView | undefined,
-  inbox: readonly InboxItem[],
-  heldAnswers: Readonly<Record<string, HeldAnswer>>
-): ToolTaskWait {
-  if (task === undefined || isTerminal(task.state) || isCancelling(task)) return { waits: false };
-  const questions = taskQuestions(task, inbox);
-  const open = inbox.filter((item) => !(item.id in heldAnswers));
-  const held = questions.find((item) => item.id in heldAnswers);
-  return {
-    waits: toolTaskWaitsOnYou(task, open),
-    question: questions.find((item) => !(item.id in heldAnswers)),
-    held: held && heldAnswers[held.id]
-  };
-}
-
-/** {@link toolTaskWait} of `task`, kept in step with the Inbox and the answers held there. */
 export function useToolTaskWait(task: OutboundTaskView | undefined): ToolTaskWait {
   const { store } = useDesk();
-  const heldAnswers = useSyncExternalStore(store.held.subscribe, store.held.getSnapshot);
-  const inbox = useDeskState((state) => state.inbox);
-  return toolTaskWait(task, inbox, heldAnswers);
+  const live = mayWait(task);
+  const subscribe = useMemo(
+    () =>
+      live
+        ? (listener: () => void) => {
+            const offDesk = store.subscribe(listener);
+            const offHeld = store.held.subscribe(listener);
+            return () => {
+              offDesk();
+              offHeld();
+            };
+          }
+        : NO_SUBSCRIPTION,
+    [store, live]
+  );
+  const getSnapshot = useMemo(() => {
+    if (!live) return () => NOT_WAITING;
+    const snapshot = toolTaskWaitSnapshot(task);
+    return () => snapshot(store.getState().inbox, store.held.getSnapshot());
+  }, [store, task, live]);
+  return useSyncExternalStore(subscribe, getSnapshot);
 }
 
 /**

@@ -5,6 +5,7 @@ import type { BrowserServer } from '../../app/browser/browser-server.js';
 import { createHost, type Host } from '../../app/host/host.js';
 import { everythingServer } from '../support/everything-server.js';
 import { nextEvent, tempDir } from '../support/host-fixture.js';
+import { startOAuthTestServers, type OAuthTestServers } from '../support/oauth-test-servers.js';
 import { openEverythingDesk } from './everything-desk.js';
 import { recordSaid, said, saidTimes } from './live-region.js';
 import { buildRenderer, openDesk } from './renderer-build.js';
@@ -401,6 +402,27 @@ describe('the Servers screen while a server disconnects, in headless Chromium ag
       assert.equal(connected.state.status, 'ready', connected.state.reason);
     }
     await card().locator('[data-status="ready"]').waitFor();
+    // Its settings open, a folder in them and another one typed: each of them is offered.
+    // Folders that exist, as the host checks: its data directory, and this one.
+    const kept = data.dir;
+    const added = process.cwd();
+    await host.call('roots.set', { serverId: 'everything', folders: [kept] });
+    await page.reload();
+    await page.locator('nav').getByRole('link', { name: 'Servers', exact: true }).click();
+    const settings = card().locator('details.server-settings');
+    await settings.locator('summary').click();
+    const ask = settings.getByRole('radio', { name: 'Ask me first' });
+    const auto = settings.getByRole('radio', { name: 'Run without asking' });
+    const review = settings.getByRole('checkbox', { name: 'Review answers before they go back' });
+    const removeFolder = settings.getByRole('button', { name: `Remove the folder ${kept} from Everything` });
+    const folderPath = settings.getByRole('textbox', { name: 'Folder path' });
+    const addFolder = settings.getByRole('button', { name: 'Add folder', exact: true });
+    await removeFolder.waitFor();
+    await folderPath.fill(added);
+    assert.ok(await ask.isChecked());
+    assert.ok(await review.isChecked());
+    for (const control of [ask, auto, review, removeFolder, addFolder])
+      assert.equal(await control.getAttribute('aria-disabled'), null);
     await recordSaid(page);
     called.length = 0;
     // Held on its way to the core, as a stdio server that outlives its closed stdin holds it (seconds).
@@ -434,6 +456,34 @@ describe('the Servers screen while a server disconnects, in headless Chromium ag
     assert.equal(await page.getByRole('dialog', { name: 'Remove Everything?' }).isVisible(), false, 'not asked again');
     assert.equal(await page.getByRole('region', { name: 'Tools' }).isVisible(), false);
     assert.equal(await card().getByRole('form', { name: 'Edit Everything' }).count(), 0);
+    // Its settings wait too: a sampling policy chosen, a folder removed or added would be saved for
+    // a server on its way out (and a save of its folders tells a connected server of them).
+    for (const [name, control] of [
+      ['Run without asking', auto],
+      ['Review answers', review],
+      ['the folder’s Remove', removeFolder],
+      ['Add folder', addFolder]
+    ] as const) {
+      assert.equal(await control.getAttribute('aria-disabled'), 'true', `${name} is unavailable`);
+      await control.focus();
+      await page.keyboard.press(' ');
+      await page.keyboard.press('Enter');
+      assert.ok(await focused(control), `${name} keeps the focus`);
+    }
+    // Clicked too (forced: Playwright takes aria-disabled for disabled and would not click).
+    await auto.click({ force: true });
+    await review.click({ force: true });
+    await folderPath.press('Enter');
+    // From the choice that is checked, an arrow key neither moves to another nor checks it.
+    await ask.focus();
+    await page.keyboard.press('ArrowDown');
+    assert.ok(await focused(ask), 'the arrow keys leave the focus on Ask me first');
+    assert.ok(await ask.isChecked(), 'the policy is still Ask me first');
+    assert.ok(await review.isChecked(), 'answers are still reviewed');
+    assert.equal(await removeFolder.count(), 1, 'the folder is still there');
+    assert.equal(await folderPath.inputValue(), added);
+    // Leaving the choices does not save one either.
+    await page.keyboard.press('Tab');
 
     await removing.release();
     await card().waitFor({ state: 'detached' });
@@ -446,8 +496,96 @@ describe('the Servers screen while a server disconnects, in headless Chromium ag
       ['servers.remove'],
       'one Remove, and no Disconnect'
     );
+    assert.deepEqual(
+      called.filter((method) => method === 'sampling.setPolicy' || method === 'roots.set'),
+      [],
+      'no policy nor folders saved'
+    );
     assert.deepEqual(pageErrors, []);
     // Back, for the checks after each test.
     await host.call('servers.add', { ...everythingServer, autoConnect: false });
+  });
+});
+
+/**
+ * An OAuth-protected server's card while its Remove is on its way: Sign in waits as the card's
+ * other actions do, so that a sign-in does not start a connection to a server being removed.
+ */
+describe('the Servers screen while a server that asks to sign in is removed, in headless Chromium against the real core', () => {
+  let built: Awaited<ReturnType<typeof buildRenderer>>;
+  let servers: OAuthTestServers;
+  let data: ReturnType<typeof tempDir>;
+  let host: Host;
+  let server: BrowserServer;
+  let browser: Browser;
+  let page: Page;
+  const pageErrors: string[] = [];
+  /** The host API methods the page called, in order. */
+  const called: string[] = [];
+  const releases: Array<() => Promise<void>> = [];
+
+  before(async () => {
+    built = await buildRenderer();
+    servers = await startOAuthTestServers({ consent: 'page' });
+    data = tempDir();
+    host = createHost({ dataDir: data.dir, autoConnect: false });
+    // Saved from the Desk (not given by the host's config), so that Remove is offered.
+    await host.call('servers.add', {
+      id: 'protected',
+      name: 'Protected',
+      transport: { type: 'http', url: servers.mcpUrl },
+      autoConnect: false
+    });
+    await host.call('servers.connect', { serverId: 'protected' });
+    ({ server, browser, page } = await openDesk(host, built.dir, pageErrors, {
+      viewport: { width: 1100, height: 1400 }
+    }));
+    page.on('request', (request) => {
+      if (!request.url().endsWith('/api/call')) return;
+      const method = (request.postDataJSON() as { method?: string } | null)?.method;
+      if (method) called.push(method);
+    });
+    await page.locator('nav').getByRole('link', { name: 'Servers', exact: true }).click();
+  });
+
+  after(async () => {
+    for (const release of releases.splice(0)) await release();
+    await browser?.close();
+    await server?.close();
+    await host?.close();
+    await servers?.close();
+    data?.remove();
+    built?.remove();
+  });
+
+  it('makes Sign in unavailable until the Remove ends: no sign-in starts, and the focus stays on it', async () => {
+    const card = page.locator('li[data-server-id="protected"]');
+    const signIn = card.getByRole('button', { name: 'Sign in to Protected' });
+    await signIn.waitFor();
+    assert.equal(await signIn.getAttribute('aria-disabled'), null);
+    called.length = 0;
+    const removing = await hold(page, 'servers.remove');
+    releases.push(removing.release);
+    await card.getByRole('button', { name: 'Remove Protected', exact: true }).click();
+    await page
+      .getByRole('dialog', { name: 'Remove Protected?' })
+      .getByRole('button', { name: 'Remove', exact: true })
+      .click();
+    await removing.held;
+    await card.getByRole('button', { name: 'Removing Protected', exact: true }).waitFor();
+    assert.equal(await signIn.getAttribute('aria-disabled'), 'true', 'Sign in is unavailable');
+    await signIn.focus();
+    await page.keyboard.press('Enter');
+    await page.keyboard.press(' ');
+    assert.ok(await signIn.evaluate((element) => element === document.activeElement), 'Sign in keeps the focus');
+    // Clicked too (forced: Playwright takes aria-disabled for disabled and would not click).
+    await signIn.click({ force: true });
+
+    await removing.release();
+    await card.waitFor({ state: 'detached' });
+    assert.deepEqual(called, ['servers.remove'], 'no sign-in was started');
+    assert.equal(page.context().pages().length, 1, 'no sign-in page opened');
+    assert.equal(host.connection('protected'), undefined);
+    assert.deepEqual(pageErrors, []);
   });
 });

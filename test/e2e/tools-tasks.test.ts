@@ -13,6 +13,7 @@ import { startDesk, type DeskFixture } from './desk-fixture.js';
 import { buildRenderer, openDesk, root, openToolForm, toolCallCard } from './renderer-build.js';
 import { recordSaid, said, saidTimes } from './live-region.js';
 import { passUndoWindow } from './undo-window.js';
+import { countRenders, takeRenders } from './render-count.js';
 
 const SCREENSHOT = path.join(root, '.tmp/tools-tasks.png');
 
@@ -687,6 +688,97 @@ describe('a tool task’s card while the Decline of its server’s question wait
     await nav('Tools').click();
     await card.getByText(held).waitFor({ state: 'detached' });
     assert.equal(await card.getByText('Waiting for you').count(), 0);
+    assert.deepEqual(d.pageErrors, []);
+  });
+});
+
+/**
+ * A running tool task's card, the line under its call form and its tool's "Last called" line say
+ * where the task stands with the person: they render again when that changes, not at every change
+ * of the Inbox (a question of another call, its going), which on a Desk with many cards made each
+ * Inbox change render them all.
+ */
+describe('a tool task’s card, form line and Last called line while the Inbox changes for something else, in headless Chromium against the real core', () => {
+  const store = new ClockedTaskStore({ clock: systemClock, pollInterval: 50 });
+  const { peer: work } = createTaskToolPeer({ clock: systemClock, store });
+  const CARD = 'li.outbound-task';
+  const FORM_LINE = 'p.started-task';
+  const LAST_CALL = 'li.tool[data-tool="slow"] p.tool-last-call';
+  let d: DeskFixture;
+  let page: Page;
+
+  before(async () => {
+    d = await startDesk(
+      { work },
+      { viewport: { width: 1100, height: 1400 }, beforeLoad: (p) => countRenders(p, [CARD, FORM_LINE, LAST_CALL]) }
+    );
+    page = d.page;
+  });
+
+  after(async () => {
+    await d?.close();
+    store.close();
+  });
+
+  /** Asks the person a question from the work server; `relatedTaskId`: during that task. Aborted by `signal`. */
+  const ask = (message: string, signal: AbortSignal, relatedTaskId?: string) =>
+    work.server
+      .request(
+        {
+          method: 'elicitation/create',
+          params: {
+            mode: 'form',
+            message,
+            requestedSchema: { type: 'object', properties: { depot: { type: 'string' } } },
+            ...(relatedTaskId !== undefined && { _meta: { [RELATED_TASK_META_KEY]: { taskId: relatedTaskId } } })
+          }
+        },
+        ElicitResultSchema,
+        { signal }
+      )
+      // Aborted by the test, or the host closed first.
+      .catch(() => undefined);
+
+  it('does not render them again for an Inbox change that is not their task’s, and does for its question', async () => {
+    await page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: 'Tools' }).click();
+    const tools = page.getByRole('region', { name: 'Tools' });
+    await tools.getByLabel('Server', { exact: true }).selectOption('work');
+    const form = await openToolForm(tools, 'slow');
+    await form.getByLabel('durationMs').fill('600000');
+    await form.getByRole('button', { name: 'Call tool' }).click();
+    const card = toolCallCard(page.getByRole('region', { name: 'Tool calls' }), 'slow');
+    await card.locator('[data-status="working"]').waitFor();
+    await form.locator('.started-task [data-status="working"]').waitFor();
+    await page.locator(LAST_CALL, { hasText: /: working — see it on Tasks$/ }).waitFor();
+    const task = d.fixture.host.requestor.list().find((t) => t.toolName === 'slow');
+    assert.ok(task);
+    const badge = page.locator('a[data-screen="inbox"] .badge');
+    await takeRenders(page);
+
+    // Another question of the same server, not of the task: in the Inbox, then withdrawn.
+    const other = new AbortController();
+    const asked = nextEvent(d.fixture.host, 'inbox.added', ({ item }) => item.relatedTaskId === undefined);
+    const otherAnswer = ask('Which shelf?', other.signal);
+    await asked;
+    await badge.getByText('1', { exact: true }).waitFor();
+    const withdrawn = nextEvent(d.fixture.host, 'inbox.removed');
+    other.abort();
+    await withdrawn;
+    await otherAnswer;
+    await badge.waitFor({ state: 'detached' });
+    assert.deepEqual(await takeRenders(page), { [CARD]: 0, [FORM_LINE]: 0, [LAST_CALL]: 0 }, 'none rendered again');
+
+    // Its own question: each says it waits for the person, rendered for it.
+    const own = new AbortController();
+    const ownAnswer = ask('Which depot, for the slow call?', own.signal, task.taskId);
+    await card.locator('.status').getByText('Waiting for you', { exact: true }).waitFor();
+    await form.locator('.started-task .status').getByText('Waiting for you', { exact: true }).waitFor();
+    await page.locator(LAST_CALL, { hasText: /: waiting for you — see it on Tasks$/ }).waitFor();
+    const rendered = await takeRenders(page);
+    for (const selector of [CARD, FORM_LINE, LAST_CALL]) assert.ok(rendered[selector]! >= 1, `${selector} rendered`);
+    own.abort();
+    await ownAnswer;
+    await card.locator('.status').getByText('Waiting for you', { exact: true }).waitFor({ state: 'detached' });
     assert.deepEqual(d.pageErrors, []);
   });
 });

@@ -1,4 +1,4 @@
-import { useId, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { useEffect, useId, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import type { Conversation } from '../../app/contract/assistant.js';
 import { ActionError } from '../components/action-error.js';
 import { busyProps } from '../components/busy-props.js';
@@ -8,11 +8,26 @@ import { useAssistantCall } from './use-assistant-call.js';
 import { waitingQuestions } from '../components/waiting-questions.js';
 import { runningTaskCalls } from '../../app/contract/conversation-summary.js';
 
+/** The person's last message: the answer after it is the one a Stop stops. */
+const lastUserMessageId = (c: Conversation): string | undefined => c.messages.findLast((m) => m.role === 'user')?.id;
+
+/**
+ * Whether the answer to the person's last message shows stopped: cut short by Stop (`stopped`,
+ * which the host adds once the model's request has closed), or its tool calls stopped.
+ */
+function answerStopped(c: Conversation): boolean {
+  const last = c.messages.findLast((m) => m.role === 'user' || m.role === 'assistant');
+  return (
+    last?.role === 'assistant' && (last.stopped === true || last.toolCalls.some((call) => call.state === 'cancelled'))
+  );
+}
+
 /**
  * Where the person writes: Enter sends (Shift+Enter for a new line), prompts and resources can
  * be attached, and Stop ends the answer and every tool call it started while the conversation
  * is busy. Stop takes Send's place as soon as Send is pressed: pressed before the host has taken
- * the message, it is kept and sent once the host has (the answer it starts is stopped). The text
+ * the message, it is kept and sent once the host has (the answer it starts is stopped). "Stopped."
+ * is said once the answer shows stopped: not for a stop that came after the answer ended. The text
  * stays until the host took the message; then the message box has the focus
  * again (also after Send was clicked), as it has in a chat just started (`autoFocus`, with what
  * was typed while it started), and after Stop (whose button gives way to Send).
@@ -56,6 +71,20 @@ export function Composer({
   const stopWanted = useRef(false);
   const [stopWaits, setStopWaits] = useState(false);
   const stopShown = busy || sending;
+  /**
+   * A stop the host has answered, until the conversation shows what it stopped: "Stopped." is
+   * said then, and only then. A stop can stop nothing: a fast model's answer may have ended
+   * before it came (pressed while the message was on its way, or just as the answer ended).
+   * `after` is the person's message whose answer it stops; a message after it ends the wait.
+   */
+  const [stopSent, setStopSent] = useState<{ after: string | undefined }>();
+  useEffect(() => {
+    if (!stopSent) return;
+    if (lastUserMessageId(conversation) !== stopSent.after) return setStopSent(undefined);
+    if (!answerStopped(conversation)) return;
+    setStopSent(undefined);
+    announce('Stopped.');
+  }, [conversation, stopSent, announce]);
   const waitsForApproval = conversation.messages.some(
     (m) => m.role === 'assistant' && m.toolCalls.some((call) => call.state === 'pending-approval')
   );
@@ -107,7 +136,8 @@ export function Composer({
   const stopNow = () =>
     void stop.run(async () => {
       const c = await client.call('assistant.stop', { conversationId: conversation.id });
-      announce('Stopped.');
+      // Said once the answer shows stopped (the host marks a stopped answer once its request closed).
+      setStopSent({ after: lastUserMessageId(c) });
       return c;
     }, 'The answer was not stopped.');
 

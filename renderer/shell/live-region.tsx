@@ -19,7 +19,7 @@ export const KEPT_MESSAGES = 3;
  * message's line and the next one's together on a busy machine.
  */
 export function LiveRegion({ announcer }: { announcer: Announcer }) {
-  const count = useSyncExternalStore(announcer.subscribe, () => announcer.current().count);
+  const count = useSyncExternalStore(announcer.subscribe, announcer.count);
   const region = useRef<HTMLDivElement>(null);
   useEffect(() => {
     const element = region.current;

@@ -10,15 +10,15 @@ describe('what the page says to screen readers', () => {
     announcer.announce('Taskdesk withdrew the question.');
     announcer.announce('Task cancelled.');
     assert.equal(told, 2);
-    assert.equal(announcer.current().count, 2);
+    assert.equal(announcer.count(), 2);
     assert.equal(announcer.take(), 'Taskdesk withdrew the question. Task cancelled.');
     assert.equal(announcer.take(), '', 'taken once');
     announcer.announce('Task cancelled.');
-    assert.equal(announcer.current().count, 3, 'a repeat is a new message');
+    assert.equal(announcer.count(), 3, 'a repeat is a new message');
     assert.equal(announcer.take(), 'Task cancelled.');
   });
 
-  it('says messages of one gathering announced one after another as one sentence, in the place of the first', () => {
+  it('says all messages of one gathering announced before the region takes them as one sentence, in the place of the first', () => {
     const announcer = new Announcer();
     const counted = (part: number) => ({
       key: 'counted',
@@ -26,13 +26,44 @@ describe('what the page says to screen readers', () => {
       together: (parts: readonly number[]) => `${parts.length} new: ${parts.join(', ')}.`
     });
     announcer.announce('New 1.', counted(1));
-    assert.equal(announcer.current().message, 'New 1.', 'one alone says its own message');
+    announcer.announce('Other.', { key: 'other', part: 0, together: () => 'Others.' });
+    assert.equal(announcer.take(), 'New 1. Other.', 'one alone says its own message');
+    announcer.announce('Echo is connected.');
+    announcer.announce('New 1.', counted(1));
     announcer.announce('New 2.', counted(2));
+    // Another message between them (a server that connects and asks at once) does not split them.
     announcer.announce('Task cancelled.');
     announcer.announce('New 3.', counted(3));
     announcer.announce('Other.', { key: 'other', part: 0, together: () => 'Others.' });
-    assert.equal(announcer.current().count, 5);
-    assert.equal(announcer.take(), '2 new: 1, 2. Task cancelled. New 3. Other.');
+    announcer.announce('Task cancelled.');
+    announcer.announce('New 4.', counted(4));
+    assert.equal(announcer.count(), 10);
+    assert.equal(announcer.take(), 'Echo is connected. 4 new: 1, 2, 3, 4. Task cancelled. Other. Task cancelled.');
     assert.equal(announcer.take(), '');
+  });
+
+  it('counts a burst of messages without building their text, which is built once when the region takes them', () => {
+    const announcer = new Announcer();
+    let built = 0;
+    const counted = (part: number) => ({
+      key: 'counted',
+      part,
+      together: (parts: readonly number[]) => {
+        built += 1;
+        return `${parts.length} new.`;
+      }
+    });
+    // As the live region does: the count read again on every announce.
+    const counts: number[] = [];
+    announcer.subscribe(() => counts.push(announcer.count()));
+    for (let part = 1; part <= 2000; part += 1) {
+      announcer.announce(`New ${part}.`, counted(part));
+      if (part % 500 === 0) announcer.announce('Task cancelled.');
+    }
+    assert.equal(counts.length, 2004);
+    assert.equal(counts.at(-1), 2004);
+    assert.equal(built, 0, 'nothing built to count');
+    assert.equal(announcer.take(), '2000 new. Task cancelled. Task cancelled. Task cancelled. Task cancelled.');
+    assert.equal(built, 1);
   });
 });

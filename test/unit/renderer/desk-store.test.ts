@@ -171,16 +171,16 @@ describe('the Desk store', () => {
       host.emit('inbox.added', { item: from(id, server, kind) });
     assert.equal(announcer.take(), 'New in the inbox: 4 questions and a model request from 3 servers.');
 
-    // Other messages of the frame keep their place: only arrivals next to each other are one.
+    // Other messages of the frame between them (a server that withdraws and asks again) do not
+    // split them: all of the frame's arrivals are one sentence, in the place of the first.
     host.emit('inbox.added', { item: from('q9', 'Server asker') });
     host.emit('inbox.removed', { id: 'q1', why: 'withdrawn' });
     host.emit('inbox.added', { item: from('q10', 'Server asker') });
-    host.emit('inbox.added', { item: from('q11', 'Server asker') });
     announcer.announce('Task cancelled.');
+    host.emit('inbox.added', { item: from('q11', 'Server asker') });
     assert.equal(
       announcer.take(),
-      'New in the inbox: a question from Server asker. Server asker withdrew its question “q1”. ' +
-        'New in the inbox: 2 questions from Server asker. Task cancelled.'
+      'New in the inbox: 3 questions from Server asker. Server asker withdrew its question “q1”. Task cancelled.'
     );
   });
 

@@ -60,14 +60,23 @@ const SAMPLING_REQUEST: Record<string, (quote: string) => string> = {
       : `You wrote the answer yourself to a model request${quote}; no model ran`
 };
 
-const SAMPLING_COMPLETION: Record<string, string> = {
-  approved: 'You approved the model’s answer',
-  'approved-with-edits': 'You approved the model’s answer, with changes',
-  rejected: 'You rejected the model’s answer',
-  cancelled: 'The model’s answer was cancelled while it waited for you',
-  interrupted: 'The model’s answer was interrupted by Taskdesk closing; it waits again',
-  withdrawn: 'The model’s answer was withdrawn: its task had ended'
+/**
+ * A decision on a model's answer, given the server's question it answers quoted (`: “…”`), or ''
+ * without one: the person's decisions name it, as their decisions on the request do.
+ */
+const SAMPLING_COMPLETION: Record<string, (quote: string) => string> = {
+  approved: (quote) => `You approved the model’s answer${toRequest(quote)}`,
+  'approved-with-edits': (quote) => `You approved the model’s answer${toRequest(quote)}, with changes`,
+  rejected: (quote) => `You rejected the model’s answer${toRequest(quote)}`,
+  cancelled: () => 'The model’s answer was cancelled while it waited for you',
+  interrupted: () => 'The model’s answer was interrupted by Taskdesk closing; it waits again',
+  withdrawn: () => 'The model’s answer was withdrawn: its task had ended'
 };
+
+/** " to a model request: “…”" after an answer's decision, when there is a question to quote. */
+function toRequest(quote: string): string {
+  return quote === '' ? '' : ` to a model request${quote}`;
+}
 
 const POLICY_MODES: Record<string, string> = {
   ask: 'ask you each time',
@@ -246,7 +255,8 @@ const WORDS: Record<string, Words> = {
         : d.decision === 'stopped'
           ? 'You stopped the model'
           : `Model call: ${String(d.decision)}`,
-  'sampling.completion': (d) => SAMPLING_COMPLETION[String(d.decision)] ?? `Model answer: ${String(d.decision)}`,
+  'sampling.completion': (d) =>
+    SAMPLING_COMPLETION[String(d.decision)]?.(quoted(text(d, 'question'))) ?? `Model answer: ${String(d.decision)}`,
   'sampling.policy-changed': (d) =>
     `You set this server’s model requests to ${POLICY_MODES[String(d.mode)] ?? String(d.mode)}${
       // Refused, no model runs: no answer to review, whatever the review box holds.
@@ -341,7 +351,7 @@ const SAID_BY_SENTENCE: Record<string, readonly string[]> = {
   'server.signed-in': ['issuer'],
   'sampling.request': ['decision', 'question'],
   'sampling.llm': ['decision'],
-  'sampling.completion': ['decision'],
+  'sampling.completion': ['decision', 'question'],
   'sampling.policy-changed': ['mode', 'reviewCompletion'],
   'assistant.policy-changed': ['mode'],
   'assistant.tool-decision': ['tool', 'decision'],

@@ -158,6 +158,11 @@ export const HistoryEntrySchema = HistorySummarySchema.extend({
    */
   ranRequest: z.union([z.record(z.string(), z.unknown()), TruncatedValueSchema]).optional(),
   result: z.union([z.record(z.string(), z.unknown()), TruncatedValueSchema]).optional(),
+  /**
+   * A model's answer the person rejected in review: what they rejected, which its server never
+   * got (its `error` is what the server was told instead).
+   */
+  rejectedAnswer: z.union([z.record(z.string(), z.unknown()), TruncatedValueSchema]).optional(),
   error: ErrorDataSchema.optional(),
   /**
    * Made as it is read, never kept: on a tool call's entry, the questions and model requests its

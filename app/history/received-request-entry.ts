@@ -6,6 +6,7 @@ import type { EndedOrdinaryRequest } from '../receiver/task-receiver.js';
 import { answeredByYou } from '../receiver/answered-note.js';
 import { boundedValue, MAX_TIMELINE_STEPS, ranRequestOf, titleOfReceived } from './history-values.js';
 import { policyRefusalOf, withdrawalOf } from './withdrawal.js';
+import { rejectionOf } from './rejection.js';
 
 /** The most of a server's cancellation reason a status message quotes. */
 const REASON_CHARS = 300;
@@ -36,11 +37,15 @@ export function receivedRequestEntry(
   const { outcome } = ended;
   const cancelled = ended.cancelled ?? withdrawalOf(ended.kind, ended.notes);
   const status: HistoryStatus = cancelled ? 'cancelled' : outcome.type === 'result' ? 'completed' : 'failed';
+  const refused = cancelled ? undefined : policyRefusalOf(ended.notes, ended.owner.serverName);
+  // The person's Reject: of the model's answer in review (kept, as what was rejected), or of the request.
+  const rejection = cancelled || refused !== undefined ? undefined : rejectionOf(ended.kind, ended.notes, outcome);
   const message = cancelled
     ? cancelledMessage(cancelled)
     : outcome.type === 'error'
       ? // Refused by the policy the person set while it waited: said as that, beside the −1.
-        (policyRefusalOf(ended.notes, ended.owner.serverName) ??
+        (refused ??
+        rejection?.message ??
         // A failed model run's whole reason, where its server was told only the kind of failure.
         failureOf(ended.notes) ??
         outcome.error.message)
@@ -68,6 +73,7 @@ export function receivedRequestEntry(
     ...(answeredByYou({ kind: ended.kind, task: { status }, notes: ended.notes }) && { answer: 'accept' as const }),
     // A cancelled request's answer never reached its server, and its abort error says nothing.
     ...(!cancelled && outcome.type === 'result' && { result: boundedValue(outcome.result) }),
+    ...(rejection?.rejectedAnswer !== undefined && { rejectedAnswer: boundedValue(rejection.rejectedAnswer) }),
     ...(!cancelled && outcome.type === 'error' && { error: outcome.error })
   };
 }

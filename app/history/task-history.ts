@@ -37,6 +37,7 @@ import { WAITING_FOR_YOU } from '../contract/task-row-words.js';
 import { lastRanRequest } from '../contract/request-changes.js';
 import { receivedRequestEntry } from './received-request-entry.js';
 import { policyRefusalOf, withdrawnTask } from './withdrawal.js';
+import { rejectionOf } from './rejection.js';
 import { notFinishedEntry, type NotFinishedWork } from './not-finished-entry.js';
 import { maskSecrets } from '../core/secret-mask.js';
 import { CallLinks } from './call-links.js';
@@ -222,11 +223,19 @@ export class TaskHistory {
     // Refused by the policy the person set while it waited: the −1 its server was told, said as why.
     const refused =
       record.task.status === 'failed' ? policyRefusalOf(record.notes, record.owner.serverName) : undefined;
-    const statusMessage = withdrawn?.reason ?? refused ?? failure ?? record.task.statusMessage;
+    // The person's Reject: of the model's answer in review (kept, as what was rejected), or of the request.
+    const rejection =
+      withdrawn || refused !== undefined ? undefined : rejectionOf(record.kind, record.notes, record.outcome);
+    const statusMessage = withdrawn?.reason ?? refused ?? rejection?.message ?? failure ?? record.task.statusMessage;
     const outcome = withdrawn ? undefined : record.outcome;
+    const rejectedAnswer = rejection?.rejectedAnswer;
     if (existing) {
       const result = outcome?.type === 'result' && !existing.result ? { result: boundedValue(outcome.result) } : {};
       const error = outcome?.type === 'error' && !existing.error ? { error: outcome.error } : {};
+      const rejected =
+        rejectedAnswer !== undefined && !existing.rejectedAnswer
+          ? { rejectedAnswer: boundedValue(rejectedAnswer) }
+          : {};
       const answer = !withdrawn && answeredByYou(record) ? { answer: 'accept' as const } : {};
       // What ran, noted each time the person approved a changed request (a try again after a
       // failed run may change it again, or undo the change): no step of its own.
@@ -237,7 +246,13 @@ export class TaskHistory {
         return;
       }
       this.#save(
-        this.#step({ ...entry, ...result, ...error, ...answer }, record.task.lastUpdatedAt, status, statusMessage, by)
+        this.#step(
+          { ...entry, ...result, ...rejected, ...error, ...answer },
+          record.task.lastUpdatedAt,
+          status,
+          statusMessage,
+          by
+        )
       );
       return;
     }
@@ -271,6 +286,7 @@ export class TaskHistory {
       ...ranOf(record),
       ...(!withdrawn && answeredByYou(record) && { answer: 'accept' as const }),
       ...(outcome?.type === 'result' && { result: boundedValue(outcome.result) }),
+      ...(rejectedAnswer !== undefined && { rejectedAnswer: boundedValue(rejectedAnswer) }),
       ...(outcome?.type === 'error' && { error: outcome.error })
     };
     this.#save(entry);
@@ -749,7 +765,15 @@ function isEnded(status: HistoryStatus): boolean {
  * the person changed the request before it ran, and whether it waits on them (`waitsOnYou`).
  */
 function summaryOf(entry: HistoryEntry): HistorySummary {
-  const { timeline: _timeline, request: _request, ranRequest, result: _result, error: _error, ...summary } = entry;
+  const {
+    timeline: _timeline,
+    request: _request,
+    ranRequest,
+    result: _result,
+    rejectedAnswer: _rejectedAnswer,
+    error: _error,
+    ...summary
+  } = entry;
   const preview = previewOf(entry);
   const errorLine = errorLineOf(entry);
   return {

@@ -190,7 +190,13 @@ export class PolicySamplingRunner implements SamplingRunner {
       // Taskdesk restarted while a person reviewed the answer: review the same answer again.
       approvedParams = resumed.params as CreateMessageRequestParams;
       choice = sampler.choiceFor(resumed.providerId as string, resumed.model as string, engineChoice) ?? engineChoice;
-      return this.#review(context, draft, choice, resumed.result as CreateMessageResult | CreateMessageResultWithTools);
+      return this.#review(
+        context,
+        draft,
+        choice,
+        resumed.result as CreateMessageResult | CreateMessageResultWithTools,
+        params
+      );
     }
 
     // A run a person approved that failed goes back before them, with why (see `RunFailure`):
@@ -341,15 +347,19 @@ export class PolicySamplingRunner implements SamplingRunner {
       model: choice.model,
       result: outcome.result
     });
-    return this.#review(context, draft, choice, outcome.result);
+    return this.#review(context, draft, choice, outcome.result, params);
   }
 
-  /** Puts the model's answer before a person, and returns what they approved. */
+  /**
+   * Puts the model's answer before a person, and returns what they approved. `asked`: the request
+   * as the server sent it, whose question the decision's entry names (never the person's changes).
+   */
   async #review(
     context: WorkContext,
     draft: () => SamplingDraft,
     choice: ModelChoice,
-    result: CreateMessageResult | CreateMessageResultWithTools
+    result: CreateMessageResult | CreateMessageResultWithTools,
+    asked: CreateMessageRequestParams
   ): Promise<SamplingOutcome> {
     const { gate } = this.#options;
     const review = await this.#waitForPerson(
@@ -358,7 +368,7 @@ export class PolicySamplingRunner implements SamplingRunner {
       () => gate.reviewCompletion({ ...draft(), result }, context.signal)
     );
     if ('error' in review || review.decision !== 'approve')
-      return this.#notApproved(context, 'sampling.completion', review, choice, answeredItem(context));
+      return this.#notApproved(context, 'sampling.completion', review, choice, answeredItem(context, asked));
     context.annotate?.(answeredNote('approve'));
     const changed = changedParts(
       SAMPLING_RESULT_PARTS,
@@ -368,7 +378,7 @@ export class PolicySamplingRunner implements SamplingRunner {
     this.#audit(context, 'sampling.completion', changed.length > 0 ? 'approved-with-edits' : 'approved', {
       ...at(choice),
       ...(changed.length > 0 && { changed }),
-      ...answeredItem(context)
+      ...answeredItem(context, asked)
     });
     // An answer cut off (the token limit, the content filter) that the person rewrote is whole
     // now: its server is not told it was cut off, unless the person set the reason themselves.

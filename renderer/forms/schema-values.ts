@@ -94,7 +94,11 @@ export function optionValue(choice: SchemaField['choices'][number], index: numbe
   return mode === 'elicitation' ? String(choice.value) : String(index);
 }
 
-/** What each control starts with: the schema's defaults (SEP-1034), else empty. */
+/**
+ * What each control starts with: the schema's defaults (SEP-1034), else empty. An optional
+ * tool argument's select starts on its empty choice, which says the default ("(not set: false
+ * by default)"): the argument is left out, for the server to apply its default, unless chosen.
+ */
 export function initialValues(fields: SchemaField[], mode: SchemaFormMode): Record<string, RawValue> {
   const values: Record<string, RawValue> = {};
   for (const field of fields) {
@@ -111,6 +115,14 @@ function withDefault(field: SchemaField, value: unknown, hasDefault: boolean): S
 
 /** What one field's controls start with: its default, else empty; nothing for an unsupported field. */
 export function initialValue(field: SchemaField, mode: SchemaFormMode): RawValue | undefined {
+  return controlValue(field, mode, false);
+}
+
+/**
+ * What one field's controls hold. `given`: the field's default is a value to show (a call's
+ * argument, or what an object's or a list's own default gives its part), not the schema's own.
+ */
+function controlValue(field: SchemaField, mode: SchemaFormMode, given: boolean): RawValue | undefined {
   const value = field.default;
   switch (controlKind(field, mode)) {
     case 'input':
@@ -121,7 +133,8 @@ export function initialValue(field: SchemaField, mode: SchemaFormMode): RawValue
       return String(value);
     case 'select': {
       const choices = selectChoices(field, mode);
-      const index = field.hasDefault ? choices.findIndex((choice) => same(choice.value, value)) : -1;
+      const shown = field.hasDefault && (given || field.required || mode === 'elicitation');
+      const index = shown ? choices.findIndex((choice) => same(choice.value, value)) : -1;
       return index >= 0 ? optionValue(choices[index]!, index, mode) : '';
     }
     case 'checkbox':
@@ -138,17 +151,16 @@ export function initialValue(field: SchemaField, mode: SchemaFormMode): RawValue
         field.hasDefault && typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : {};
       const raw: RawObject = {};
       for (const child of field.fields ?? []) {
-        const start = initialValue(
-          Object.hasOwn(own, child.name) ? withDefault(child, own[child.name], true) : child,
-          mode
-        );
+        const start = Object.hasOwn(own, child.name)
+          ? controlValue(withDefault(child, own[child.name], true), mode, true)
+          : controlValue(child, mode, given);
         if (start !== undefined) raw[child.name] = start;
       }
       return raw;
     }
     case 'list':
       return (Array.isArray(value) ? value : []).map(
-        (entry) => initialValue(withDefault(field.item!, entry, true), mode) ?? ''
+        (entry) => controlValue(withDefault(field.item!, entry, true), mode, true) ?? ''
       );
     case 'map':
       return Object.entries(typeof value === 'object' && value !== null && !Array.isArray(value) ? value : {}).map(
@@ -553,7 +565,11 @@ export function argumentValues(
     if (field.name === WHOLE_ARGUMENTS) return undefined;
     // An argument left out stays out: the schema's defaults are the server's to apply, not the form's.
     const given = Object.hasOwn(args, field.name);
-    const raw = initialValue(withDefault(withoutDefaults(field), given ? args[field.name] : undefined, given), mode);
+    const raw = controlValue(
+      withDefault(withoutDefaults(field), given ? args[field.name] : undefined, given),
+      mode,
+      given
+    );
     if (raw === undefined) return undefined;
     values[field.name] = raw;
     const back = readTree(field, mode, raw, field.name, () => false);

@@ -1,6 +1,7 @@
 import type { HistoryEntry, HistorySummary } from '../../app/contract/host-api.js';
 import { cancelledWords, WAITING_FOR_YOU_LABEL } from '../../app/contract/task-row-words.js';
 import { questionEndLabel, statusLabel } from '../components/status-words.js';
+import { isRejectedSampling } from '../../app/contract/rejected-sampling.js';
 
 /**
  * What a cancelled History entry's badge says: who cancelled it ("Cancelled by Taskdesk"), in
@@ -56,10 +57,15 @@ const ANSWER_MESSAGES = new Set(['You answered', 'You declined', 'Dismissed with
 /**
  * The timeline as the badge says it: a question's end step labelled "Answered", "Declined" or
  * "Dismissed" (see `endLabel`) in place of "Completed", without the message that said the same;
- * a tool task the person cancelled ends without its server's word on that cancel ("Client
- * cancelled task execution."), as the entry's status line leaves it out.
+ * a model request turned down ends "Rejected", as its badge says, not "Failed"; a tool task the
+ * person cancelled ends without its server's word on that cancel ("Client cancelled task
+ * execution."), as the entry's status line leaves it out.
  */
 export function answeredSteps(entry: HistoryEntry): HistoryEntry['timeline'] {
+  if (isRejectedSampling(entry))
+    return entry.timeline.map((step) =>
+      step.status === 'failed' && step.label === undefined ? { ...step, label: statusLabel('rejected') } : step
+    );
   if (entry.direction === 'requested' && entry.status === 'cancelled' && entry.cancelledBy === 'you')
     return entry.timeline.map((step) => {
       if (step.status !== 'cancelled' || step.message === undefined) return step;

@@ -153,14 +153,27 @@ export function HistoryDetail({ id, onClose }: { id: string; onClose: () => void
             ranRequest={entry.ranRequest}
             idPrefix="history"
           />
+          {/* A model's answer the person rejected in review: what they rejected, which its server never got. */}
+          {entry.rejectedAnswer ? (
+            <>
+              <h4>Rejected answer</h4>
+              <div className="history-rejected-answer">
+                <ResultView result={entry.rejectedAnswer} />
+              </div>
+            </>
+          ) : null}
           <h4>Result</h4>
           {/* A tool task's error is led by what it is, as its card, its row and its detail on Tasks
-              say it (`errorLead`): the tool failed, or its result could not be fetched. */}
+              say it (`errorLead`): the tool failed, or its result could not be fetched. A model
+              request turned down: the status line says who rejected what; this, what its server
+              was told (the protocol's words, not the person's). */}
           {error && entry.status !== 'cancelled' ? (
             entry.kind === 'tool-call' && entry.taskId !== undefined ? (
               <TaskErrorView state={entry.status} error={error} />
+            ) : isRejectedSampling(entry) ? (
+              <p className="history-told">Its server was told: “{error.message}”.</p>
             ) : (
-              <ErrorView error={error} rejected={isRejectedSampling(entry)} />
+              <ErrorView error={error} />
             )
           ) : null}
           {entry.result ? (
@@ -179,6 +192,7 @@ export function HistoryDetail({ id, onClose }: { id: string; onClose: () => void
             summary={entry.ranRequest ? 'Request as the server sent it (JSON)' : 'Request (JSON)'}
           />
           {entry.result ? <JsonView value={entry.result} summary="Result (JSON)" /> : null}
+          {entry.rejectedAnswer ? <JsonView value={entry.rejectedAnswer} summary="Rejected answer (JSON)" /> : null}
         </>
       ) : null}
     </section>

@@ -78,13 +78,25 @@ const searchSchema = {
   required: ['query']
 };
 
+/** server-everything's `get-annotated-message`, with an optional choice that has a default too. */
+const annotatedSchema = {
+  type: 'object',
+  properties: {
+    messageType: { type: 'string', enum: ['error', 'success', 'debug'] },
+    includeImage: { type: 'boolean', default: false, description: 'Whether to include an example image' },
+    level: { type: 'string', enum: ['low', 'high'], default: 'low' }
+  },
+  required: ['messageType']
+};
+
 /** A server whose tools echo the arguments it received, and keeps them for the test to read. */
 function echoPeer(received: unknown[]): PeerServer {
   const server = new Server({ name: 'forms', version: '1.0.0' }, { capabilities: { tools: {} } });
   server.setRequestHandler(ListToolsRequestSchema, () => ({
     tools: [
       { name: 'edit_file', inputSchema: editFileSchema as { type: 'object' } },
-      { name: 'search', inputSchema: searchSchema as { type: 'object' } }
+      { name: 'search', inputSchema: searchSchema as { type: 'object' } },
+      { name: 'annotated', inputSchema: annotatedSchema as { type: 'object' } }
     ]
   }));
   server.setRequestHandler(CallToolRequestSchema, (request) => {
@@ -133,7 +145,9 @@ describe('a tool’s nested arguments are a form: objects as fieldsets, arrays a
     assert.equal(await form.getByRole('textbox', { name: 'path', exact: true }).getAttribute('aria-required'), 'true');
     // Required only once options is filled in: its hint says so, "required" read as well would say it twice.
     assert.equal(await options.getByLabel('encoding').getAttribute('aria-required'), null);
-    assert.equal(await options.getByLabel('dryRun').inputValue(), '1', 'its default, false, is chosen');
+    const dryRun = options.getByLabel('dryRun');
+    assert.equal(await dryRun.inputValue(), '', 'not set: its default is the server’s to apply');
+    assert.equal(await dryRun.locator('option:checked').textContent(), '(not set: false by default)');
     const tags = form.getByRole('group', { name: 'tags', exact: true });
     assert.equal(await tags.getByRole('checkbox').count(), 3);
     assert.equal(await form.getByRole('group', { name: 'edits', exact: true }).getByText('No items.').count(), 1);
@@ -231,6 +245,34 @@ describe('a tool’s nested arguments are a form: objects as fieldsets, arrays a
         tags: ['urgent']
       }
     ]);
+    assert.deepEqual(pageErrors, []);
+  });
+
+  it('starts an optional boolean or choice with a default on “(not set: … by default)”, leaves it out, and ↓ goes to true', async () => {
+    // A newcomer saw includeImage start on "false", the call sent false they never chose, and ↓ found no true.
+    const annotated = await openToolForm(tools, 'annotated');
+    const includeImage = annotated.getByRole('combobox', { name: 'includeImage', exact: true });
+    const level = annotated.getByRole('combobox', { name: 'level', exact: true });
+    assert.equal(await includeImage.locator('option:checked').textContent(), '(not set: false by default)');
+    assert.deepEqual(await includeImage.locator('option').allTextContents(), [
+      '(not set: false by default)',
+      'true',
+      'false'
+    ]);
+    assert.equal(await level.locator('option:checked').textContent(), '(not set: low by default)');
+    await annotated.getByRole('combobox', { name: 'messageType', exact: true }).selectOption({ label: 'success' });
+    const sent = received.length;
+    const result = annotated.locator('.call-result .tool-result');
+    await annotated.getByRole('button', { name: 'Call tool' }).click();
+    await result.filter({ hasText: 'received' }).waitFor();
+    assert.deepEqual(received.slice(sent), [{ messageType: 'success' }], 'left out: never chosen');
+
+    await includeImage.focus();
+    await page.keyboard.press('ArrowDown');
+    assert.equal(await includeImage.locator('option:checked').textContent(), 'true');
+    await annotated.getByRole('button', { name: 'Call tool' }).click();
+    await result.filter({ hasText: 'includeImage' }).waitFor();
+    assert.deepEqual(received.slice(sent + 1), [{ messageType: 'success', includeImage: true }], 'sent once chosen');
     assert.deepEqual(pageErrors, []);
   });
 

@@ -456,7 +456,7 @@ describe('the task history through the host API', () => {
     );
   });
 
-  it('names a reviewed answer’s request in the audit without the words the person changed it to', async () => {
+  it('names a reviewed answer’s request in the audit, its decision on the answer too, without the words the person changed it to', async () => {
     const { llm, a, host } = await askingHost(true);
     llm.enqueue({ kind: 'text', tokens: ['There once was a queue'] });
     const approval = nextEvent(host, 'inbox.added', (p) => p.item.kind === 'sampling-approval');
@@ -469,7 +469,7 @@ describe('the task history through the host API', () => {
     await answered;
     host.audit.flush();
     const audit = host.audit.read({ limit: 1000 });
-    // One entry an answer, oldest first: the request's with its question, the review's without.
+    // One entry an answer, oldest first, each with the server's question (a newcomer could not tell which answer they had decided on).
     const decisions = audit
       .filter(
         (entry) =>
@@ -480,12 +480,12 @@ describe('the task history through the host API', () => {
       decisions.map((entry) => [entry.type, entry.detail?.decision, entry.detail?.question]),
       [
         ['sampling.request', 'approved-with-edits', 'Write a haiku about queues'],
-        ['sampling.completion', 'approved', undefined]
+        ['sampling.completion', 'approved', 'Write a haiku about queues']
       ]
     );
     assert.deepEqual(decisions.map(auditSentence), [
       'You approved a model request: “Write a haiku about queues”, with changes',
-      'You approved the model’s answer'
+      'You approved the model’s answer to a model request: “Write a haiku about queues”'
     ]);
     assert.doesNotMatch(JSON.stringify(audit), /limerick/, 'nothing the person wrote in the audit');
   });

@@ -151,6 +151,69 @@ describe('TaskHistory', () => {
       history.close();
     });
 
+    it('says a model answer the person rejected in review as that, keeping the answer, apart from a request rejected before it ran', () => {
+      // A newcomer read "User rejected sampling request" for an answer they rejected, and the answer was gone.
+      const { history, changed, dataDir, clock } = fresh();
+      const sampling = { messages: [{ role: 'user', content: { type: 'text', text: 'Hi' } }], maxTokens: 5 };
+      const answer = { role: 'assistant', content: { type: 'text', text: 'Once upon a time' }, model: 'fake-small' };
+      const rejected = { type: 'error' as const, error: { code: -1, message: 'User rejected sampling request' } };
+      const task = (taskId: string, notes: Array<Record<string, unknown>>, ended: boolean) =>
+        received(
+          taskId,
+          ended
+            ? {
+                status: 'failed',
+                statusMessage: 'User rejected sampling request',
+                lastUpdatedAt: '2026-06-01T00:00:04.000Z'
+              }
+            : {
+                status: 'input_required',
+                statusMessage: 'Waiting for your answer in the Inbox: review the answer for Alpha'
+              },
+          { kind: 'sampling', request: sampling, notes, ...(ended && { outcome: rejected }) }
+        );
+      const reviewed = [
+        { phase: 'awaiting-approval' },
+        { answeredBy: 'user', action: 'approve' },
+        { phase: 'model', providerId: 'fake', model: 'fake-small' },
+        { phase: 'awaiting-review', params: sampling, providerId: 'fake', model: 'fake-small', result: answer }
+      ];
+      history.recordReceived('s1', task('s1', reviewed, false));
+      history.recordReceived('s1', task('s1', reviewed, true));
+      const entry = history.get('received:s1')!;
+      assert.equal(entry.statusMessage, 'You rejected the model’s answer; its server did not get it.');
+      assert.equal(entry.timeline.at(-1)!.message, entry.statusMessage);
+      assert.deepEqual(entry.rejectedAnswer, answer, 'what was rejected, kept');
+      assert.deepEqual(entry.error, rejected.error, 'what its server was told, kept');
+      assert.equal(changed.at(-1)?.rejected, true);
+      assert.equal('rejectedAnswer' in changed.at(-1)!, false, 'not in a list’s summary');
+
+      // Rejected on its approval card: no model ran, no answer to keep.
+      history.recordReceived('s2', task('s2', [{ phase: 'awaiting-approval' }], true));
+      const request = history.get('received:s2')!;
+      assert.equal(request.statusMessage, 'You rejected the model request; no model ran.');
+      assert.equal(request.rejectedAnswer, undefined);
+
+      // A request that was no task says the same.
+      history.recordReceivedRequest({
+        owner: { serverId: 'alpha', serverName: 'Alpha', identity: 'id-alpha' },
+        kind: 'sampling',
+        request: sampling,
+        askedAt: '2026-06-01T00:00:01.000Z',
+        endedAt: '2026-06-01T00:00:03.000Z',
+        steps: [],
+        notes: reviewed,
+        outcome: rejected
+      });
+      const plain = history.list({}).entries.find((summary) => summary.id.startsWith('request:'))!;
+      assert.equal(plain.statusMessage, 'You rejected the model’s answer; its server did not get it.');
+      assert.deepEqual(history.get(plain.id)!.rejectedAnswer, answer);
+      history.close();
+      const reopened = openHistory(dataDir, clock).history;
+      assert.deepEqual(reopened.get('received:s1')!.rejectedAnswer, answer, 'kept across a restart');
+      reopened.close();
+    });
+
     it('turns a received task that expired while waiting into an "expired, unanswered" entry', () => {
       const { history, changed } = fresh();
       history.recordReceived('t2', received('t2'));

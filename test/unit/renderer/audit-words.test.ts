@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { auditLabel, auditSentence } from '../../../app/contract/audit-words.js';
+import { auditLabel, auditSentence, saidBySentence } from '../../../app/contract/audit-words.js';
 
 describe('audit entries in words', () => {
   it('names the settings an edit of a server changed, a transport’s field by field', () => {
@@ -132,6 +132,29 @@ describe('audit entries in words', () => {
       auditSentence({ type: 'task.status', detail: { from: 'working', to: 'input_required' } }),
       'Task status: Input required (was Working)'
     );
+  });
+
+  it('names the request whose model answer the person decided on, as the request’s own entry does', () => {
+    // A newcomer read "You rejected the model’s answer" in the log and could not tell which.
+    const question = 'Resource context: Once upon a time';
+    assert.equal(
+      auditSentence({ type: 'sampling.completion', detail: { decision: 'rejected', question } }),
+      'You rejected the model’s answer to a model request: “Resource context: Once upon a time”'
+    );
+    assert.equal(
+      auditSentence({ type: 'sampling.completion', detail: { decision: 'approved-with-edits', question } }),
+      'You approved the model’s answer to a model request: “Resource context: Once upon a time”, with changes'
+    );
+    assert.equal(
+      auditSentence({ type: 'sampling.request', detail: { decision: 'rejected', question } }),
+      'You rejected a model request: “Resource context: Once upon a time”',
+      'a request rejected before it ran, said apart'
+    );
+    assert.equal(
+      auditSentence({ type: 'sampling.completion', detail: { decision: 'rejected' } }),
+      'You rejected the model’s answer'
+    );
+    assert.equal(saidBySentence('sampling.completion', 'question'), true, 'not listed again under it');
   });
 
   it('writes its apostrophes curly, as the rest of the Desk does', () => {

@@ -168,4 +168,30 @@ describe('a tool argument’s schema default is said at its field', () => {
     assert.equal(left.ambiguous, '', 'the empty choice, which says false by default');
     assert.deepEqual(sent(researchFields, left), { topic: 'tides' });
   });
+
+  it('starts an optional boolean or choice on its empty choice, which says the default, and leaves it out until chosen', () => {
+    // A newcomer saw "false" chosen over "(not set: false by default)", and the call sent false they never chose.
+    const researchFields = fieldsOf(research);
+    const start = initialValues(researchFields, 'arguments');
+    assert.equal(start.ambiguous, '', '(not set: false by default)');
+    assert.deepEqual(sent(researchFields, { ...start, topic: 'tides' }), { topic: 'tides' });
+    const otherFields = fieldsOf(others);
+    const filled = initialValues(otherFields, 'arguments');
+    assert.equal(filled.sort, '', '(not set: Oldest first by default)');
+    assert.equal(filled.flag, '', 'no default: (not set)');
+    assert.equal(filled.mode, '', 'no default: (not set)');
+    assert.equal(filled.must, '0', 'a required choice starts on its default: it must be sent');
+    // Nested in an optional object, the same.
+    const nested = fieldsOf({
+      type: 'object',
+      properties: { options: { type: 'object', properties: { dryRun: { type: 'boolean', default: false } } } }
+    });
+    assert.deepEqual(initialValues(nested, 'arguments'), { options: { dryRun: '' } });
+    // A call that chose false, or true, is filled again as it was sent.
+    assert.equal(argumentValues(researchFields, { topic: 'tides', ambiguous: false })!.ambiguous, '1');
+    assert.equal(argumentValues(researchFields, { topic: 'tides', ambiguous: true })!.ambiguous, '0');
+    assert.equal(argumentValues(otherFields, { must: 'b', sort: 'old' })!.sort, '1');
+    // A question's choice is still filled with its default (MCP 2025-11-25 elicitation).
+    assert.equal(initialValues(fieldsOf(others, 'elicitation'), 'elicitation').sort, 'old');
+  });
 });

@@ -201,7 +201,8 @@ describe('a nested form’s values, read into the arguments a tool expects', () 
       edits: [],
       paths: [],
       sizes: ['1', '2'],
-      options: { dryRun: '1', context: '3', encoding: '' },
+      // An optional boolean starts on "(not set: false by default)": left out unless chosen.
+      options: { dryRun: '', context: '3', encoding: '' },
       tags: []
     });
     const defaulted = fieldsOf({
@@ -214,7 +215,7 @@ describe('a nested form’s values, read into the arguments a tool expects', () 
     assert.deepEqual(initialValues(defaulted, 'arguments'), {
       edits: [{ oldText: 'a', newText: 'b' }],
       // The object's default names encoding only: the others keep their own.
-      options: { dryRun: '1', context: '3', encoding: 'utf8' }
+      options: { dryRun: '', context: '3', encoding: 'utf8' }
     });
   });
 

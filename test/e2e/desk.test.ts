@@ -646,9 +646,10 @@ describe('Taskdesk in headless Chromium, over browser mode, against the real cor
     const entry = history.locator(`li[data-history-id="received:${asked.task.taskId}"]`);
     await entry.locator('[data-status="failed"]', { hasText: /^Rejected$/ }).waitFor();
     await entry.locator('.history-title').click();
-    const error = history.locator('.history-detail .tool-result-rejected');
-    await error.waitFor();
-    assert.match((await error.textContent()) ?? '', /^Rejected: User rejected sampling request/);
+    // History says who rejected what in its status line, and what the server was told under Result.
+    const told = history.locator('.history-detail .history-told');
+    await told.waitFor();
+    assert.equal(await told.textContent(), 'Its server was told: “User rejected sampling request”.');
     assert.equal(await history.locator('.history-detail .meta [data-status="failed"]').textContent(), 'Rejected');
     await history.locator('.history-detail').getByRole('button', { name: 'Close' }).click();
   });

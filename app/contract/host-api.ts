@@ -576,6 +576,8 @@ export const HostEvents = {
      * in their order, blaming neither the server nor the person.
      */
     afterStoppedCall: z.string().optional(),
+    /** True when its server withdrew it saying the request timed out (the SDK's −32001 "Request timed out"). */
+    timedOut: z.literal(true).optional(),
     /**
      * True when the item was handed over to another way of answering it before the person answered
      * (a provider that lists a model was saved: `Inbox.handOver`), with `why` `answered`: its

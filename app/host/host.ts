@@ -342,7 +342,7 @@ export class Host {
         // wait for: they say so now.
         this.requestor.plainCalls.personWaitingChanged(item.serverId);
       },
-      removed: (id, why, item, { reason: given, byYou: withdrawnByYou, handedOver } = {}) => {
+      removed: (id, why, item, { reason: given, byYou: withdrawnByYou, handedOver, timedOut } = {}) => {
         // A question outside a task its connection's closing withdraws as Taskdesk closes: said
         // as its History entry says it.
         const closing =
@@ -390,7 +390,8 @@ export class Host {
           ...(reason !== undefined && { reason }),
           ...(byYou && { byYou }),
           ...(afterStoppedCall !== undefined && { afterStoppedCall }),
-          ...(handedOver && { handedOver })
+          ...(handedOver && { handedOver }),
+          ...(timedOut && reason === undefined && { timedOut })
         });
         this.requestor.plainCalls.personWaitingChanged(item.serverId);
         // A task's end is audited by the receiver (cancelled, expired, by whom); an ordinary request's

@@ -43,6 +43,16 @@ export interface InboxRemoval {
   reason?: string;
   byYou?: boolean;
   handedOver?: true;
+  /** Its server's cancellation said the request timed out (see {@link isTimeoutReason}). */
+  timedOut?: true;
+}
+
+/**
+ * Whether what a server's `notifications/cancelled` gave as its reason says the request timed
+ * out: the SDK's own timeout sends "McpError: MCP error -32001: Request timed out".
+ */
+export function isTimeoutReason(reason: unknown): boolean {
+  return typeof reason === 'string' && (/-32001\b/.test(reason) || /\btimed out\b/i.test(reason));
 }
 
 /**
@@ -126,7 +136,7 @@ export class Inbox {
         if (this.#items.get(full.id)?.item !== full) return;
         stopWarning();
         this.#items.delete(full.id);
-        this.#events.removed(full.id, 'withdrawn', full);
+        this.#events.removed(full.id, 'withdrawn', full, isTimeoutReason(signal.reason) ? { timedOut: true } : {});
         reject(signal.reason);
       };
       this.#items.set(full.id, {

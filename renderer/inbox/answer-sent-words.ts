@@ -6,7 +6,7 @@ import { ended, requestTitle } from '../components/request-title.js';
 /** How long a question may be on the Inbox's line before it is cut, as a Tasks row cuts it. */
 export const ANSWERED_QUESTION_LIMIT = 60;
 
-type Answered = Pick<InboxItem, 'kind' | 'request' | 'serverName'>;
+type Answered = Pick<InboxItem, 'kind' | 'request' | 'serverName'> & Partial<Pick<InboxItem, 'taskId'>>;
 
 /**
  * What an item asked, in quotes on one line and cut to {@link ANSWERED_QUESTION_LIMIT}: an
@@ -22,17 +22,27 @@ export function answeredQuestion(item: Answered): string | undefined {
 
 /**
  * The Inbox's line once an answer went: to which server, and for which question, since two
- * answers to one server would read the same ("Answer sent to Books for “Which shelf?”.").
+ * answers to one server would read the same ("Answer sent to Books for “Which shelf?”."). A
+ * task's answer is not sent: it ends the task, and is kept for the server to fetch
+ * (`tasks/result`), as the Tasks row says ("Not fetched by Books yet"): "Answer kept for Books
+ * to fetch: “Which shelf?”.".
  */
 export function answerSentText(item: Answered): string {
-  const question = answeredQuestion(item);
-  return question ? ended(`Answer sent to ${item.serverName} for ${question}`) : `Answer sent to ${item.serverName}.`;
+  return answerWentText(item, 'Answer');
 }
 
-/** The line once a reply the person wrote went: to which server, for which request. */
+/** The line once a reply the person wrote went: to which server, for which request (kept, for a task). */
 export function replySentText(item: Answered): string {
+  return answerWentText(item, 'Reply');
+}
+
+function answerWentText(item: Answered, what: 'Answer' | 'Reply'): string {
   const question = answeredQuestion(item);
-  return question ? ended(`Reply sent to ${item.serverName} for ${question}`) : `Reply sent to ${item.serverName}.`;
+  if (item.taskId !== undefined)
+    return question
+      ? ended(`${what} kept for ${item.serverName} to fetch: ${question}`)
+      : `${what} kept for ${item.serverName} to fetch.`;
+  return question ? ended(`${what} sent to ${item.serverName} for ${question}`) : `${what} sent to ${item.serverName}.`;
 }
 
 /** The line once a model request was rejected: whose, and which. */

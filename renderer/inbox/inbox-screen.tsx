@@ -90,6 +90,17 @@ export function InboxScreen({
    * card): its answer to review takes the focus when it comes, if the person has not moved on.
    */
   const approved = useRef<{ item: InboxItem; handedTo: Element } | undefined>(undefined);
+  // A key pressed, or the focus moved, since is the person at work where they are (a key may
+  // leave the focus in place: k on the first card): the review's arrival is only said.
+  useEffect(() => {
+    const movedOn = () => (approved.current = undefined);
+    document.addEventListener('keydown', movedOn, true);
+    document.addEventListener('focusin', movedOn, true);
+    return () => {
+      document.removeEventListener('keydown', movedOn, true);
+      document.removeEventListener('focusin', movedOn, true);
+    };
+  }, []);
   const visible = shownItems.slice(0, shown);
   // What the last answer did is said where it was given, not kept above whatever card comes next
   // on a later visit: leaving the Inbox clears it, and so does coming back (a line set meanwhile,

@@ -172,7 +172,13 @@ export function SamplingApprovalCard({ item }: { item: Reviewable }) {
         ...(chosenModel && (chosenModel !== draft?.model || otherProvider) && { model: chosenModel })
       },
       // Said until the run ends: then that the model answered (a failed run brings the request back).
-      { running: `${approved} is running.`, answered: `${approved} answered ${item.serverName}.` }
+      // A run over before the reply came is said as it ended.
+      {
+        running: `${approved} is running.`,
+        answered: `${approved} answered ${item.serverName}.`,
+        reviewed: `${approved} answered: review its answer.`,
+        failed: `${approved} failed: its request is back.`
+      }
     );
   };
 

@@ -14,6 +14,10 @@ import { heldWords } from './held-answer-line.js';
 export interface RunWords {
   running: string;
   answered: string;
+  /** Said instead of `running` when the answer came to review before the reply to the approval did. */
+  reviewed: string;
+  /** Said instead of `running` when the run failed (the request back) before the reply did. */
+  failed: string;
 }
 
 /** Sending an inbox item's answer: busy while on its way, the host's refusal shown on the card. */
@@ -56,8 +60,23 @@ export function useAnswer(item: InboxItem): Answering {
   ): Promise<boolean> => {
     failure.clear();
     setBusy(true);
+    // An approval whose model runs now: should its run end before the reply comes, the store says
+    // it as the answer to review (or the request back) arrives, before that (see `approving`).
+    const approving =
+      typeof done !== 'string' &&
+      answer.action === 'approve' &&
+      answerDelivery(item, serverOf(store.getState().servers) ?? server).kind === 'now'
+        ? store.approving({
+            serverId: item.serverId,
+            taskId: item.taskId,
+            createdAt: item.createdAt,
+            reviewed: done.reviewed,
+            failed: done.failed
+          })
+        : undefined;
     try {
       await client.call('inbox.answer', { id: item.id, answer });
+      const saidAlready = approving?.() ?? false;
       // Said aloud, and shown: the card goes at once, so the Inbox says what was sent where.
       // A task's answer the server is not there to fetch now is kept with the task: said so.
       // The server as it is now: a held answer goes seconds after it was given.
@@ -74,9 +93,10 @@ export function useAnswer(item: InboxItem): Answering {
             }
           : undefined;
       const taken = answerTaken(store, item, said, run, inInbox ? 'inbox' : 'elsewhere');
-      if (taken !== undefined && !held) announce(taken);
+      if (taken !== undefined && !held && !saidAlready) announce(inInbox && run ? runLine(taken) : taken);
       return true;
     } catch (thrown) {
+      approving?.();
       const refused = toHostCallError(thrown);
       if (!onRefused?.(refused)) {
         failure.show(failureOf(`Your answer was not sent to ${item.serverName}.`, refused));
@@ -87,6 +107,11 @@ export function useAnswer(item: InboxItem): Answering {
     } finally {
       setBusy(false);
     }
+  };
+  /** The Inbox's line once the approval is taken: "… is running", or, the run over already, how it ended. */
+  const runLine = (running: string) => {
+    const state = store.getState();
+    return state.answeredRun === undefined ? (state.lastAnswered ?? running) : running;
   };
   const serverOf = (servers: readonly ServerView[]) => servers.find((candidate) => candidate.id === item.serverId);
   const send: Answering['send'] = async (answer, done, onRefused) => {

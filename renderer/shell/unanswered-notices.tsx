@@ -1,7 +1,7 @@
 import type { DeskState, WithdrawnNotice } from '../store/desk-state.js';
 import { useEffect, useId, useRef, useState } from 'react';
 import { useDesk, useDeskState } from './desk-context.js';
-import { ended, withdrawnSentence } from '../components/request-title.js';
+import { withdrawnNoticeSentence, withdrawnNoun } from '../components/request-title.js';
 import { NoticeClose, NoticeStack, type StackedNotice } from './notice-stack.js';
 import { CopyButton } from '../components/copy-button.js';
 import { useGoneOnMovingOn } from './withdrawn-moved-on.js';
@@ -126,8 +126,11 @@ function useExpiredSaid(): void {
  */
 function WithdrawnText({ notice, id }: { notice: WithdrawnNotice; id: string }) {
   const [whole, setWhole] = useState(false);
-  const said = withdrawnText(notice);
-  const short = withdrawnText({ ...notice, message: notice.message && cutAtWord(notice.message, QUOTED_CHARS) });
+  const said = withdrawnNoticeSentence(notice);
+  const short = withdrawnNoticeSentence({
+    ...notice,
+    message: notice.message && cutAtWord(notice.message, QUOTED_CHARS)
+  });
   if (short === said) return <p id={id}>{said}</p>;
   return (
     // The button runs on after the words, a space apart, in the same paragraph, as a link would:
@@ -136,7 +139,7 @@ function WithdrawnText({ notice, id }: { notice: WithdrawnNotice; id: string }) 
       <span id={id}>{whole ? said : short}</span>{' '}
       <button type="button" className="link-button" onClick={() => setWhole(!whole)}>
         {whole ? 'Show less' : 'Show all'}
-        <span className="sr-only"> of the question</span>
+        <span className="sr-only"> of the {withdrawnNoun(notice.kind)}</span>
       </button>
     </p>
   );
@@ -148,14 +151,6 @@ function cutAtWord(text: string, max: number): string {
   const cut = text.slice(0, max - 1);
   const space = cut.lastIndexOf(' ');
   return `${(space > max / 2 ? cut.slice(0, space) : cut).trimEnd()}…`;
-}
-
-function withdrawnText(notice: WithdrawnNotice): string {
-  if (notice.reason !== undefined) return withdrawnSentence(notice);
-  // An answer held for its undo window when it went: the person had answered (the sentence says so).
-  return notice.afterStoppedCall !== undefined || notice.offline === true || notice.heldAnswer !== undefined
-    ? ended(withdrawnSentence(notice))
-    : `${withdrawnSentence(notice)} before you answered.`;
 }
 
 /**

@@ -85,8 +85,12 @@ export function deskReducer(state: DeskState, action: DeskAction): DeskState {
         return state;
       const answeredItem = action.item && action.text !== undefined ? { ...action.item, said: action.text } : undefined;
       const next = { ...state, lastAnswered: action.text, answeredRun: action.run, answeredItem };
-      // The run may have ended before the answer's reply came back (events and replies cross).
+      // The run may have ended before the answer's reply came back (events and replies cross):
+      // its answer to review (a request that is no task's comes under a new id), or the request
+      // back, is here already, and nothing will end the line after.
       const { run } = action;
+      if (run && waitsAfterRun(state.inbox, run, action.item?.id))
+        return { ...next, lastAnswered: undefined, answeredRun: undefined };
       const task = run?.taskId !== undefined ? state.tasks[run.taskId] : undefined;
       if (task && isTerminal(task.task.status)) return runEnded(next, task.task.status === 'completed');
       const ended = run && state.endedRuns.findLast((entry) => runOf(entry, run));
@@ -217,20 +221,32 @@ function whyGone(entry: HistorySummary | undefined): Pick<WithdrawnNotice, 'reas
 function withRunChecked(state: DeskState): DeskState {
   const run = state.answeredRun;
   if (!run) return state;
-  const review = state.inbox.some(
-    (item) =>
-      (item.kind === 'sampling-review' || item.draft?.lastFailure !== undefined) &&
-      item.serverId === run.serverId &&
-      item.taskId === run.taskId &&
-      item.createdAt === run.createdAt
-  );
-  if (review) return { ...state, lastAnswered: undefined, answeredRun: undefined };
+  if (waitsAfterRun(state.inbox, run)) return { ...state, lastAnswered: undefined, answeredRun: undefined };
   const ended = state.endedRuns.findLast((entry) => runOf(entry, run));
   if (ended) return runEnded(state, answeredBy(ended));
   if (run.taskId === undefined) return state;
   const task = state.tasks[run.taskId];
   // A task no longer held ended (it expired, or was removed); History, when it had said how, said so above.
   return !task || isTerminal(task.task.status) ? runEnded(state, task?.task.status === 'completed') : state;
+}
+
+/**
+ * Whether the run's answer waits for review in `inbox`, or its request is back (the run failed):
+ * the model is done. `answered`: the item the approval answered, which is not its own request back.
+ */
+function waitsAfterRun(
+  inbox: readonly InboxItem[],
+  run: Pick<AnsweredRun, 'serverId' | 'taskId' | 'createdAt'>,
+  answered?: string
+): boolean {
+  return inbox.some(
+    (item) =>
+      item.id !== answered &&
+      (item.kind === 'sampling-review' || item.draft?.lastFailure !== undefined) &&
+      item.serverId === run.serverId &&
+      item.taskId === run.taskId &&
+      item.createdAt === run.createdAt
+  );
 }
 
 function dedupe<T extends { id: string }>(items: T[]): T[] {
@@ -313,7 +329,7 @@ export function applyEvent(state: DeskState, action: HostEventAction): DeskState
       return next;
     }
     case 'inbox.removed': {
-      const { id, why, reason, byYou, afterStoppedCall, handedOver } = action.payload;
+      const { id, why, reason, byYou, afterStoppedCall, handedOver, timedOut } = action.payload;
       const item = state.inbox.find((known) => known.id === id);
       if (!item) return state;
       const { [id]: _warned, ...expiring } = state.expiring;
@@ -359,6 +375,7 @@ export function applyEvent(state: DeskState, action: HostEventAction): DeskState
             ...(message !== undefined && { message }),
             ...(reason !== undefined && { reason }),
             ...(afterStoppedCall !== undefined && { afterStoppedCall }),
+            ...(timedOut === true && { timedOut }),
             // What the person was writing is not lost with the card: the notice keeps it to copy.
             ...(draft !== undefined && { draft })
           }

@@ -251,6 +251,8 @@ export interface WithdrawnNotice {
   reason?: string;
   /** Set when its server withdrew it after the person stopped a call it may have been for: that call's tool. */
   afterStoppedCall?: string;
+  /** Set when its server said the request timed out as it withdrew it. */
+  timedOut?: true;
   /** It went while the page heard nothing (answered elsewhere, or withdrawn): what happened is not known. */
   offline?: boolean;
   /** What the person had typed into its card, not sent: kept here for them to copy. */

@@ -41,6 +41,18 @@ const HOST_EVENTS = [
 // An event added to the contract and not listed here fails to compile.
 const _allEvents: Exclude<HostEvent, (typeof HOST_EVENTS)[number]> extends never ? true : never = true;
 
+/** A model request's approval sent from its card, its reply not come yet (see `DeskStore.approving`). */
+export interface PendingApproval {
+  serverId: string;
+  taskId?: string | undefined;
+  /** The item's `createdAt`: its answer to review, and the request back, have the same. */
+  createdAt: string;
+  /** Said when its answer to review comes before the reply ("Approved; m answered: review its answer."). */
+  reviewed: string;
+  /** Said when the request comes back, its run failed, before the reply. */
+  failed: string;
+}
+
 /** How long a stream that is not a task may stay quiet before its entry goes (its `done` never came). */
 export const QUIET_STREAM_MS = 30_000;
 
@@ -69,6 +81,8 @@ export class DeskStore {
   #syncId = 0;
   /** Tool calls already announced as waiting for approval (the event may come again for one). */
   readonly #announcedApprovals = new Set<string>();
+  /** Model requests approved from a card whose reply has not come yet (see {@link DeskStore.approving}). */
+  readonly #approving = new Set<PendingApproval & { said: boolean }>();
   #unsubscribes: Array<() => void> = [];
   /**
    * The Inbox's Declines, Rejects and Dismisses in their undo window: each is sent when its
@@ -119,6 +133,22 @@ export class DeskStore {
     this.dispatch({ type: 'event', event, payload } as DeskAction);
   }
 
+  /**
+   * Notes a model request's approval on its way to the host, until its reply comes. The reply and
+   * the host's events cross (HTTP and SSE in browser mode): a model that answers at once may have
+   * its answer to review (or, failed, the request) back before the reply. Its approval is then
+   * said as that arrives, before it, in the words of how the run ended, not "… is running" after
+   * it. Returns what the reply (or the refusal) calls: whether those words were said already.
+   */
+  approving(approval: PendingApproval): () => boolean {
+    const pending = { ...approval, said: false };
+    this.#approving.add(pending);
+    return () => {
+      this.#approving.delete(pending);
+      return pending.said;
+    };
+  }
+
   /** Listens to every host event. Call once, before the first {@link refresh}, so nothing is missed. */
   listen(): void {
     this.#unsubscribes = HOST_EVENTS.map((event) =>
@@ -153,10 +183,15 @@ export class DeskStore {
   }
 
   #heard<E extends HostEvent>(event: E, payload: HostEventPayload<E>): void {
-    if (event === 'inbox.added') this.#announceArrival((payload as HostEventPayload<'inbox.added'>).item);
+    if (event === 'inbox.added') {
+      const { item } = payload as HostEventPayload<'inbox.added'>;
+      // The approval first, then what came of it.
+      this.#announceRunEnded(item);
+      this.#announceArrival(item);
+    }
     if (event === 'inbox.removed') {
       const removed = payload as HostEventPayload<'inbox.removed'>;
-      const { id, why, reason, afterStoppedCall } = removed;
+      const { id, why, reason, afterStoppedCall, timedOut } = removed;
       const item = why === 'withdrawn' ? this.#state.inbox.find((known) => known.id === id) : undefined;
       if (item) {
         // Said in a line of its own: the question quoted as far as tells which (its notice has it whole).
@@ -164,7 +199,7 @@ export class DeskStore {
         // An answer held for its undo window goes with it, unsent: said so, not "before you answered".
         const waiting = this.held.getSnapshot()[id];
         const heldAnswer = waiting?.phase === 'held' ? heldAnswerWord(waiting.action) : undefined;
-        const said = withdrawnSentence({ ...item, message, reason, afterStoppedCall, heldAnswer });
+        const said = withdrawnSentence({ ...item, message, reason, afterStoppedCall, heldAnswer, timedOut });
         this.apply('inbox.removed', removed);
         // Said only when the notice the reducer made holds it (none is made for the person's own
         // cancel, unless it keeps what they typed).
@@ -186,6 +221,28 @@ export class DeskStore {
     const arrival = { kind: item.kind, serverId: item.serverId, serverName: item.serverName };
     // Several arriving at once (within a frame) are said as one line that counts them.
     this.#options.announce?.(arrivalWords([arrival]), arrivalGathering(arrival));
+  }
+
+  /**
+   * The answer to review (or the request back, its run failed) of a model request whose
+   * approval's reply has not come: the approval is said now, as ended (see {@link approving}).
+   */
+  #announceRunEnded(item: InboxItem): void {
+    const failure = item.draft?.lastFailure;
+    if (item.kind !== 'sampling-review' && failure === undefined) return;
+    for (const pending of this.#approving) {
+      if (
+        pending.said ||
+        pending.serverId !== item.serverId ||
+        pending.taskId !== item.taskId ||
+        pending.createdAt !== item.createdAt
+      )
+        continue;
+      pending.said = true;
+      // Stopped by the person: they know; the card says so.
+      if (failure?.stopped !== true) this.#options.announce?.(failure ? pending.failed : pending.reviewed);
+      return;
+    }
   }
 
   /**

@@ -76,7 +76,7 @@ describe('an ordinary request its server may stop waiting for', () => {
       'Servers often stop waiting after about a minute (the MCP SDK’s default timeout); this one has waited longer, so it likely waits on, though it may still give up.'
     );
 
-    // The server gives up (as its request timeout would): the card goes, the reply does not.
+    // The server gives up (as its request timeout would, saying so): the card goes, the reply does not.
     controller.abort('timed out');
     assert.ok((await asked) instanceof Error);
     await card.waitFor({ state: 'detached' });
@@ -87,7 +87,7 @@ describe('an ordinary request its server may stop waiting for', () => {
     await page
       .locator('.sr-only[aria-live="polite"]')
       .getByText(
-        'Server a withdrew its request for a model reply to “Summarise the quarter in a line.” What you had written is kept in its notice.'
+        'Server a’s request for a model reply to “Summarise the quarter in a line.” timed out. What you had written is kept in its notice.'
       )
       .waitFor();
     await notice.getByRole('button', { name: 'Copy what you had written' }).click();

@@ -54,7 +54,8 @@ describe('a task’s question from before a restart, in headless Chromium agains
     );
     await old.getByRole('button', { name: 'Dismiss this question' }).waitFor();
 
-    // A question over the connection of now: nothing to warn about, and the answer is sent.
+    // A question over the connection of now: nothing to warn about, and the answer is kept with
+    // its task for the server to fetch (tasks/result), not sent: said so, as the Tasks row says.
     const { task: fresh } = await again.server.request(question('Your seat?'), CreateTaskResultSchema);
     const now = page.getByRole('article', { name: 'Your seat?' });
     await now.waitFor();
@@ -69,7 +70,10 @@ describe('a task’s question from before a restart, in headless Chromium agains
     await now.getByLabel('Name').fill('12A');
     await now.getByRole('button', { name: 'Submit' }).click();
     await now.waitFor({ state: 'detached' });
-    await page.locator('.inbox-answered').filter({ hasText: 'Answer sent to Server desk for “Your seat?”.' }).waitFor();
+    await page
+      .locator('.inbox-answered')
+      .filter({ hasText: /^Answer kept for Server desk to fetch: “Your seat\?”\. Go to its task\.$/ })
+      .waitFor();
     const seat = await again.server.request({ method: 'tasks/result', params: { taskId: fresh.taskId } }, Loose);
     assert.deepEqual(seat.content, { name: '12A' });
 

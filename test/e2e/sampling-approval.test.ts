@@ -9,6 +9,7 @@ import { FakeOpenAIServer } from '../support/fake-openai-server.js';
 import { peerServer, startHostWith, type InMemoryHostFixture, type PeerServer } from '../support/host-fixture.js';
 import { buildRenderer, openDesk, root } from './renderer-build.js';
 import { passUndoWindow } from './undo-window.js';
+import { recordSaid, said } from './live-region.js';
 
 function methodOf(request: Request): string | undefined {
   try {
@@ -48,6 +49,18 @@ async function holdReply(page: Page, method: string): Promise<{ taken: Promise<v
       await page.unroute('**/api/call', handler);
     }
   };
+}
+
+/**
+ * What the live region said of an approval whose answer to review came before its reply: the
+ * approval, as its run ended, then the answer's arrival; never that the model is running.
+ */
+function assertSaidInOrder(heard: string[]): void {
+  const text = heard.join(' ');
+  const approved = text.indexOf('Approved; fake-small answered: review its answer.');
+  assert.ok(approved !== -1, `the approval is said: ${text}`);
+  assert.ok(approved < text.indexOf('New in the inbox: a model request from Server p.'), `then the arrival: ${text}`);
+  assert.doesNotMatch(text, /is running/);
 }
 
 /** Waits until the page has read a reply that came in (its handlers ran in the tasks after it). */
@@ -142,6 +155,10 @@ describe('sampling with a model behind approval and review, in the UI', () => {
     await answer.fill('Hello, edited.');
     await review.getByRole('button', { name: 'Send answer' }).click();
     await review.waitFor({ state: 'detached' });
+    // A task's answer ends the task and is kept for the server to fetch (tasks/result), as the
+    // Tasks row says ("Not fetched by Server p yet"): not said to be sent.
+    await page.locator('.inbox-answered').filter({ hasText: 'Answer kept for Server p to fetch: “Say hi”.' }).waitFor();
+    assert.equal(await page.locator('.inbox-answered').filter({ hasText: 'Answer sent' }).count(), 0);
 
     const message = await result;
     assert.deepEqual(message.content, { type: 'text', text: 'Hello, edited.' });
@@ -174,6 +191,7 @@ describe('sampling with a model behind approval and review, in the UI', () => {
     const approval = page.getByRole('article', { name: 'Server p asks to run a model' });
     await approval.getByText('Cross the reply').waitFor();
     const reply = await holdReply(page, 'inbox.answer');
+    await recordSaid(page);
     await approval.getByRole('button', { name: 'Approve' }).click();
     await reply.taken;
     // The host took the answer: its events replace the approval by the review, under the task's id,
@@ -185,9 +203,39 @@ describe('sampling with a model behind approval and review, in the UI', () => {
     await settled(page);
     assert.equal(await review.count(), 1, 'the reply to the approval does not take the review away');
     assert.equal(await page.locator('.inbox-answered').filter({ hasText: 'is running' }).count(), 0);
+    // The approval is said all the same, before the review's arrival, as the run ended.
+    assertSaidInOrder(await said(page));
     await review.getByRole('button', { name: 'Send answer' }).click();
     await review.waitFor({ state: 'detached' });
     assert.deepEqual((await result).content, { type: 'text', text: 'Crossed answer' });
+  });
+
+  it('a request that is no task, its answer to review come before the reply to the approval: said in order, and no "… is running" line', async () => {
+    llm.enqueue({ kind: 'text', tokens: ['Plain', ' crossed'] });
+    const asked = peer.server.request(
+      {
+        method: 'sampling/createMessage',
+        params: { messages: [{ role: 'user', content: { type: 'text', text: 'Cross plainly' } }], maxTokens: 10 }
+      },
+      CreateMessageResultSchema
+    );
+    const approval = page.getByRole('article', { name: 'Server p asks to run a model' });
+    await approval.getByText('Cross plainly').waitFor();
+    const reply = await holdReply(page, 'inbox.answer');
+    await recordSaid(page);
+    await approval.getByRole('button', { name: 'Approve' }).click();
+    await reply.taken;
+    // Its answer to review comes under an id of its own, before the page has the reply.
+    const review = page.getByRole('article', { name: 'Review the answer for Server p' });
+    await review.getByLabel('Answer from fake-small (you may edit it)').waitFor();
+    await reply.release();
+    await settled(page);
+    // The model is done: nothing says it runs, above the answer to review.
+    assert.equal(await page.locator('.inbox-answered').filter({ hasText: 'is running' }).count(), 0);
+    assertSaidInOrder(await said(page));
+    await review.getByRole('button', { name: 'Send answer' }).click();
+    assert.deepEqual((await asked).content, { type: 'text', text: 'Plain crossed' });
+    await review.waitFor({ state: 'detached' });
   });
 
   it('without review, says the approved model answered once its run ended (a task, and a request that is none)', async () => {

@@ -9,6 +9,7 @@ import { FakeOpenAIServer } from '../support/fake-openai-server.js';
 import { peerServer, startHostWith, type InMemoryHostFixture, type PeerServer } from '../support/host-fixture.js';
 import { buildRenderer, root, openDesk } from './renderer-build.js';
 import { openServerSettings } from './server-settings.js';
+import { recordSaid, said, saidTimes } from './live-region.js';
 import { passUndoWindow } from './undo-window.js';
 
 const SCREENSHOT = path.join(root, '.tmp/sampling-approval-edit.png');
@@ -276,6 +277,69 @@ describe('sampling policy, request editing and live text in the UI', () => {
     // Both sent once their 5 s undo windows have passed: the cards are kept (hidden) until then.
     await passUndoWindow(page);
     await page.locator(`[data-inbox-id="${task.taskId}"]`).waitFor({ state: 'detached' });
+    await question.waitFor({ state: 'detached' });
+    assert.deepEqual(pageErrors, []);
+  });
+
+  it('a key pressed after a on a model request leaves the focus where it is as the answer to review comes: its arrival is only said', async () => {
+    await page.getByRole('link', { name: /^Inbox/ }).click();
+    await recordSaid(page);
+    // The model answers only when let: the focus has moved on to the question by then.
+    llm.enqueue({ kind: 'hold' });
+    const { task } = await ask('Write one line, when let.');
+    await page.locator(`[data-inbox-id="${task.taskId}"]`).waitFor();
+    const asked = peer.server.request(
+      {
+        method: 'elicitation/create',
+        params: {
+          mode: 'form',
+          message: 'A question to work on meanwhile',
+          requestedSchema: { type: 'object', properties: { note: { type: 'string' } } },
+          task: { ttl: 60_000 }
+        }
+      },
+      CreateTaskResultSchema
+    );
+    const question = page.locator('[data-inbox-id]', { hasText: 'A question to work on meanwhile' });
+    await question.waitFor();
+    const questionId = (await asked).task.taskId;
+    const focusedId = () => page.evaluate(() => (document.activeElement as HTMLElement | null)?.dataset.inboxId);
+    await page.locator('#heading-inbox').focus();
+    await page.keyboard.press('j');
+    await page.waitForFunction(
+      (id) => (document.activeElement as HTMLElement | null)?.dataset.inboxId === id,
+      task.taskId
+    );
+    await page.keyboard.press('a');
+    await page.waitForFunction(
+      (id) => (document.activeElement as HTMLElement | null)?.dataset.inboxId === id,
+      questionId
+    );
+    await saidTimes(page, /Approved; fake-small is running\./);
+    // k on the first card leaves the focus on it: the person is at work on the question.
+    await page.keyboard.press('k');
+    assert.equal(await focusedId(), questionId);
+    const stream = await llm.nextHeld();
+    stream.push('Answer ', 'to review');
+    stream.finish();
+    const review = page.getByRole('article', { name: 'Review the answer for Server p' });
+    await review.waitFor();
+    await saidTimes(page, /New in the inbox: a model request from Server p\./, 2);
+    // A frame after the review came in, and the tasks before it: the focus has moved if it was to.
+    await page.evaluate(() => new Promise<void>((resolve) => requestAnimationFrame(() => setTimeout(resolve))));
+    assert.equal(await focusedId(), questionId, 'the focus stays on the question the person is on');
+    // Said in one order: the approval, then the answer's arrival.
+    const heard = (await said(page)).join(' ');
+    const approvedAt = heard.indexOf('Approved; fake-small is running.');
+    assert.ok(
+      approvedAt !== -1 && heard.includes('New in the inbox: a model request from Server p.', approvedAt),
+      heard
+    );
+    // Cleared for the tests after.
+    await review.getByRole('button', { name: 'Reject' }).click();
+    await question.getByRole('button', { name: 'Decline' }).click();
+    await passUndoWindow(page);
+    await review.waitFor({ state: 'detached' });
     await question.waitFor({ state: 'detached' });
     assert.deepEqual(pageErrors, []);
   });

@@ -57,6 +57,35 @@ describe('a question in the Inbox tells the truth about time and about who is wa
     assert.equal(resumed.expiresAt, item.expiresAt);
   });
 
+  it('says a question its server gave up on timed out when its cancellation says so (the SDK’s own timeout), and not otherwise', async () => {
+    const peer = peerServer();
+    const fixture = await startHostWith({ a: peer });
+    cleanups.push(() => fixture.dispose());
+
+    const asked = {
+      mode: 'form' as const,
+      message: 'Your name?',
+      requestedSchema: { type: 'object' as const, properties: { name: { type: 'string' as const } } }
+    };
+    // The SDK's timeout, on the server's side: it sends notifications/cancelled, "MCP error -32001: Request timed out".
+    const added = nextEvent(fixture.host, 'inbox.added');
+    const timedOut = peer.server.elicitInput(asked, { timeout: 50 }).catch((error: unknown) => error);
+    const { item } = await added;
+    const removed = nextEvent(fixture.host, 'inbox.removed', ({ id }) => id === item.id);
+    assert.match(String(await timedOut), /-32001/);
+    assert.deepEqual(await removed, { id: item.id, why: 'withdrawn', timedOut: true });
+
+    // Cancelled for another reason: withdrawn, no more said.
+    const controller = new AbortController();
+    const again = nextEvent(fixture.host, 'inbox.added');
+    const cancelled = peer.server.elicitInput(asked, { signal: controller.signal }).catch((error: unknown) => error);
+    const { item: second } = await again;
+    const withdrawn = nextEvent(fixture.host, 'inbox.removed', ({ id }) => id === second.id);
+    controller.abort('changed its mind');
+    await cancelled;
+    assert.deepEqual(await withdrawn, { id: second.id, why: 'withdrawn' });
+  });
+
   it('warns once, five minutes before expiry or in the last fifth of a short TTL, and not for an answered item', async () => {
     const clock = new ManualClock();
     const peer = peerServer();

@@ -80,6 +80,22 @@ describe('the Inbox line once an answer went', () => {
     );
   });
 
+  it('says a task’s answer is kept for its server to fetch, not sent: the server fetches it (tasks/result)', () => {
+    const asked = { ...question('Which shelf?'), taskId: 't1' };
+    assert.equal(answerSentText(asked), 'Answer kept for Books to fetch: “Which shelf?”.');
+    assert.equal(answerSentText({ ...question(undefined), taskId: 't1' }), 'Answer kept for Books to fetch.');
+    const review = { ...modelRequest('sampling-review', ['Once upon a time']), taskId: 't2' };
+    assert.equal(answerSentText(review), 'Answer kept for Books to fetch: “Once upon a time”.');
+    const reply = { ...modelRequest('sampling', ['Write one word.']), taskId: 't3' };
+    assert.equal(replySentText(reply), 'Reply kept for Books to fetch: “Write one word.”');
+    // A question asked during a task (not itself one) is answered in its response: sent.
+    const during: Parameters<typeof answerSentText>[0] & { relatedTaskId: string } = {
+      ...question('Which shelf?'),
+      relatedTaskId: 't4'
+    };
+    assert.equal(answerSentText(during), 'Answer sent to Books for “Which shelf?”.');
+  });
+
   it('names the request a rejection is of, the same way', () => {
     assert.equal(
       requestRejectedText(modelRequest('sampling-approval', ['Summarise chapter one'])),

@@ -110,6 +110,20 @@ describe('an answer the host took, and the events it crosses', () => {
     assert.deepEqual(crossed.getState().inbox, []);
   });
 
+  it('events first, a request that was no task: its answer to review (an id of its own) came, and no "… is running" line stays', () => {
+    const item = approval('sampling-approval', { id: 'r1', taskId: undefined });
+    const store = loaded([item]);
+    heard(store, 'inbox.removed', { id: 'r1', why: 'answered' });
+    heard(store, 'inbox.added', { item: approval('sampling-review', { id: 'r2', taskId: undefined }) });
+    answerTaken(store, item, 'Approved; m is running.', run({ taskId: undefined }));
+    assert.equal(store.getState().lastAnswered, undefined, 'the model is done: its answer is to review');
+    assert.equal(store.getState().answeredRun, undefined);
+    assert.deepEqual(
+      store.getState().inbox.map((known) => known.id),
+      ['r2']
+    );
+  });
+
   it('events first, the run already over (no review): the line says the model answered', () => {
     const item = approval();
     const store = loaded([item], [receivedTask('working')]);
@@ -213,5 +227,75 @@ describe('"Approved; … is running." ends with the run', () => {
     store.dispatch({ type: 'inbox-answered', text: undefined });
     heard(store, 'task.changed', { taskId: 't1', task: receivedTask('completed') });
     assert.equal(store.getState().lastAnswered, undefined);
+  });
+});
+
+describe('an approval whose run ended before its reply came', () => {
+  /** A store that hears the host's events as the page does, and what it said. */
+  function listening(inbox: InboxItem[]) {
+    const listeners = new Map<string, (payload: unknown) => void>();
+    const client = {
+      on: (event: string, listener: (payload: unknown) => void) => {
+        listeners.set(event, listener);
+        return () => undefined;
+      }
+    } as unknown as HostApiClient;
+    const spoken: string[] = [];
+    const store = new DeskStore(client, { announce: (message) => spoken.push(message) });
+    store.listen();
+    store.dispatch({ type: 'sync-started', syncId: 1 });
+    store.dispatch({
+      type: 'snapshot',
+      syncId: 1,
+      snapshot: {
+        servers: [],
+        policies: {},
+        inbox,
+        tasks: [],
+        outbound: [],
+        providers: [],
+        calls: [],
+        conversations: []
+      }
+    });
+    const hear = <E extends HostEvent>(event: E, payload: HostEventPayload<E>) => listeners.get(event)!(payload);
+    return { store, spoken, hear };
+  }
+  const words = {
+    reviewed: 'Approved; m answered: review its answer.',
+    failed: 'Approved; m failed: its request is back.'
+  };
+
+  it('is said as its answer to review arrives, before the arrival; the reply then says nothing', () => {
+    for (const taskId of ['t1', undefined]) {
+      const item = approval('sampling-approval', { id: taskId ?? 'r1', taskId });
+      const { store, spoken, hear } = listening([item]);
+      const replied = store.approving({ serverId: 'a', taskId, createdAt: asked, ...words });
+      hear('inbox.removed', { id: item.id, why: 'answered' });
+      hear('inbox.added', { item: approval('sampling-review', { id: taskId ?? 'r2', taskId }) });
+      assert.equal(spoken[0], 'Approved; m answered: review its answer.', String(taskId));
+      assert.match(spoken[1] ?? '', /^New in the inbox: /);
+      assert.equal(replied(), true, 'said already: the reply says nothing');
+    }
+  });
+
+  it('a failed run: said as its request comes back; not another server’s, nor once the reply came', () => {
+    const lastFailure = { message: 'Overloaded', providerId: 'p', providerName: 'P', model: 'm', at: asked };
+    const item = approval();
+    const { store, spoken, hear } = listening([item]);
+    const replied = store.approving({ serverId: 'a', taskId: 't1', createdAt: asked, ...words });
+    hear('inbox.removed', { id: 't1', why: 'answered' });
+    hear('inbox.added', { item: approval('sampling-review', { id: 'x', taskId: 'x', serverId: 'b' }) });
+    assert.equal(spoken.filter((said) => said.startsWith('Approved')).length, 0, 'another request’s review');
+    hear('inbox.added', { item: approval('sampling-approval', { draft: { ...item.draft!, lastFailure } }) });
+    assert.ok(spoken.includes('Approved; m failed: its request is back.'));
+    assert.equal(replied(), true);
+
+    const late = listening([item]);
+    const lateReply = late.store.approving({ serverId: 'a', taskId: 't1', createdAt: asked, ...words });
+    assert.equal(lateReply(), false, 'the reply first: it says the approval');
+    late.hear('inbox.removed', { id: 't1', why: 'answered' });
+    late.hear('inbox.added', { item: approval('sampling-review') });
+    assert.equal(late.spoken.filter((said) => said.startsWith('Approved')).length, 0);
   });
 });

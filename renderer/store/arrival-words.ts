@@ -33,13 +33,19 @@ export function arrivalGathering(arrival: Arrival): Gathering<Arrival> {
   return { key: 'inbox-arrival', part: arrival, together: arrivalWords };
 }
 
-/** "a question", "2 questions and a model request". */
+/**
+ * "a question", "2 questions and a model request", "a model answer to review": a model's answer
+ * waiting for the person's review is no request of the server's, though its card is a model's.
+ */
 function counted(arrivals: readonly Arrival[]): string {
-  const questions = arrivals.filter((arrival) => arrival.kind === 'elicitation').length;
-  const requests = arrivals.length - questions;
+  const count = (kinds: readonly Arrival['kind'][]) =>
+    arrivals.filter((arrival) => kinds.includes(arrival.kind)).length;
+  const said = (n: number, one: string, many: string) => (n === 0 ? '' : n === 1 ? one : `${n} ${many}`);
+  const answers = count(['sampling-review']);
   return [
-    questions > 0 ? (questions === 1 ? 'a question' : `${questions} questions`) : '',
-    requests > 0 ? (requests === 1 ? 'a model request' : `${requests} model requests`) : ''
+    said(count(['elicitation']), 'a question', 'questions'),
+    said(count(['sampling', 'sampling-approval']), 'a model request', 'model requests'),
+    answers === 0 ? '' : `${answers === 1 ? 'a model answer' : `${answers} model answers`} to review`
   ]
     .filter(Boolean)
     .join(' and ');

@@ -324,7 +324,7 @@ describe('sampling policy, request editing and live text in the UI', () => {
     stream.finish();
     const review = page.getByRole('article', { name: 'Review the answer for Server p' });
     await review.waitFor();
-    await saidTimes(page, /New in the inbox: a model request from Server p\./, 2);
+    await saidTimes(page, /New in the inbox: a model answer to review from Server p\./);
     // A frame after the review came in, and the tasks before it: the focus has moved if it was to.
     await page.evaluate(() => new Promise<void>((resolve) => requestAnimationFrame(() => setTimeout(resolve))));
     assert.equal(await focusedId(), questionId, 'the focus stays on the question the person is on');
@@ -332,7 +332,7 @@ describe('sampling policy, request editing and live text in the UI', () => {
     const heard = (await said(page)).join(' ');
     const approvedAt = heard.indexOf('Approved; fake-small is running.');
     assert.ok(
-      approvedAt !== -1 && heard.includes('New in the inbox: a model request from Server p.', approvedAt),
+      approvedAt !== -1 && heard.includes('New in the inbox: a model answer to review from Server p.', approvedAt),
       heard
     );
     // Cleared for the tests after.

@@ -156,6 +156,14 @@ describe('the Desk store', () => {
     host.emit('inbox.added', { item: from('m1', 'Server p', 'sampling') });
     assert.equal(announcer.take(), 'New in the inbox: a question from Server asker and a model request from Server p.');
 
+    // A model's answer to review is no request of the server's: said as what it is.
+    host.emit('inbox.added', { item: from('r1', 'Server p', 'sampling-review') });
+    assert.equal(announcer.take(), 'New in the inbox: a model answer to review from Server p.');
+    host.emit('inbox.added', { item: from('r2', 'Server p', 'sampling-review') });
+    host.emit('inbox.added', { item: from('r3', 'Server p', 'sampling-review') });
+    host.emit('inbox.added', { item: from('m3', 'Server p', 'sampling-approval') });
+    assert.equal(announcer.take(), 'New in the inbox: a model request and 2 model answers to review from Server p.');
+
     // Taken in another frame: a line of its own, as before.
     host.emit('inbox.added', { item: from('q4', 'Server asker') });
     assert.equal(announcer.take(), 'New in the inbox: a question from Server asker.');

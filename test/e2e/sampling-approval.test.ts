@@ -59,7 +59,10 @@ function assertSaidInOrder(heard: string[]): void {
   const text = heard.join(' ');
   const approved = text.indexOf('Approved; fake-small answered: review its answer.');
   assert.ok(approved !== -1, `the approval is said: ${text}`);
-  assert.ok(approved < text.indexOf('New in the inbox: a model answer to review from Server p.'), `then the arrival: ${text}`);
+  assert.ok(
+    approved < text.indexOf('New in the inbox: a model answer to review from Server p.'),
+    `then the arrival: ${text}`
+  );
   assert.doesNotMatch(text, /is running/);
 }
 

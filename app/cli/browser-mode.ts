@@ -76,8 +76,10 @@ async function stop(): Promise<void> {
   await host.close();
   // As its start-up lines are said: what the close cancelled, which the next start tells again.
   const { closedWords } = host;
-  console.log(closedWords === undefined ? 'Taskdesk closed.' : `Taskdesk closed. ${closedWords}`);
-  process.exit(0);
+  // Exits once the line is written: on macOS a write to a pipe (`| tee`) is asynchronous, and an
+  // exit straight after it could lose the line.
+  const line = closedWords === undefined ? 'Taskdesk closed.' : `Taskdesk closed. ${closedWords}`;
+  process.stdout.write(`${line}\n`, () => process.exit(0));
 }
 process.on('SIGINT', () => void stop());
 process.on('SIGTERM', () => void stop());

@@ -67,7 +67,12 @@ export function toolTaskWaitSnapshot(
   task: OutboundTaskView | undefined
 ): (inbox: readonly InboxItem[], heldAnswers: Readonly<Record<string, HeldAnswer>>) => ToolTaskWait {
   let last = NOT_WAITING;
+  // What it was worked out from: the store gives the same Inbox and held answers on every change
+  // that is not theirs (a streamed token of a model's reply), which then costs no pass over them.
+  let seen: { inbox: readonly InboxItem[]; heldAnswers: Readonly<Record<string, HeldAnswer>> } | undefined;
   return (inbox, heldAnswers) => {
+    if (seen?.inbox === inbox && seen.heldAnswers === heldAnswers) return last;
+    seen = { inbox, heldAnswers };
     const now = toolTaskWait(task, inbox, heldAnswers);
     if (!sameWait(now, last)) last = now;
     return last;

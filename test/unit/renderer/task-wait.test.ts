@@ -112,6 +112,31 @@ describe('where a tool task stands with the person, for its card, its form line 
   });
 });
 
+describe('a tool task’s wait, read again on a store change that is not the Inbox’s', () => {
+  it('goes over the Inbox only when the Inbox or the held answers are new objects', () => {
+    const snapshot = toolTaskWaitSnapshot(requested());
+    let passes = 0;
+    // An Inbox that counts the passes over it.
+    const counted = (items: InboxItem[]): InboxItem[] =>
+      new Proxy(items, {
+        get(target, key, receiver) {
+          if (key === Symbol.iterator) passes += 1;
+          return Reflect.get(target, key, receiver) as unknown;
+        }
+      });
+    const inbox = counted([item({})]);
+    const held = {};
+    const first = snapshot(inbox, held);
+    // A streamed token of a model's reply changes the store but not these: no pass, the same value.
+    for (let token = 0; token < 50; token++) assert.equal(snapshot(inbox, held), first);
+    assert.equal(passes, 1);
+    snapshot(counted([item({})]), held);
+    assert.equal(passes, 2, 'a new Inbox is gone over');
+    snapshot(inbox, {});
+    assert.equal(passes, 3, 'new held answers too');
+  });
+});
+
 describe('the last call of each tool, read again', () => {
   const entry = (extra: Partial<HistorySummary>): HistorySummary => ({
     id: 'requested:o1',

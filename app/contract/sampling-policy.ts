@@ -20,5 +20,5 @@ export type SamplingPolicy = z.infer<typeof SamplingPolicySchema>;
 /** The policy a server without settings gets. */
 export const defaultSamplingPolicy: SamplingPolicy = SamplingPolicySchema.parse({});
 
-/** The message MCP clients answer a person's rejection with. */
-export const userRejectedMessage = 'User rejected sampling request';
+/** The message MCP clients answer a person's rejection with (kept with the code, in a module without zod). */
+export { userRejectedMessage } from './rejected-sampling.js';

@@ -134,11 +134,29 @@ export function searchTextOf(entry: HistoryEntry, summary: HistorySummary): stri
   return searchFolded(text);
 }
 
-/** The words of how an entry ended, by its kind; a result too large to keep whole gives the start of its JSON. */
+/**
+ * The words of how an entry ended, by its kind, and of a model answer the person rejected (shown
+ * under "Rejected answer"); a value too large to keep whole gives the start of its JSON.
+ */
 function outcomeText(entry: HistoryEntry): string {
-  if (entry.result === undefined) return '';
-  if (entry.result.truncated === true) return typeof entry.result.preview === 'string' ? entry.result.preview : '';
-  const result: Record<string, unknown> = entry.result;
+  const rejected =
+    entry.rejectedAnswer === undefined ? '' : keptText(entry.rejectedAnswer, (answer) => blockTexts(answer.content));
+  if (entry.result === undefined) return rejected;
+  return [keptText(entry.result, (result) => resultText(entry, result)), rejected].filter(Boolean).join('\n');
+}
+
+/** A kept value's words, as `words` reads it whole; the start of its JSON when it was too large to keep. */
+function keptText(
+  value: NonNullable<HistoryEntry['result']>,
+  words: (whole: Record<string, unknown>) => string
+): string {
+  if (value.truncated === true) return typeof value.preview === 'string' ? value.preview : '';
+  const whole: Record<string, unknown> = value;
+  return words(whole);
+}
+
+/** A whole result's words, by its entry's kind. */
+function resultText(entry: HistoryEntry, result: Record<string, unknown>): string {
   switch (entry.kind) {
     case 'elicitation':
       return answerWords(result.content, (entry.request as Record<string, unknown>).requestedSchema);

@@ -6,7 +6,7 @@ import type { EndedOrdinaryRequest } from '../receiver/task-receiver.js';
 import { answeredByYou } from '../receiver/answered-note.js';
 import { boundedValue, MAX_TIMELINE_STEPS, ranRequestOf, titleOfReceived } from './history-values.js';
 import { policyRefusalOf, withdrawalOf } from './withdrawal.js';
-import { rejectionOf } from './rejection.js';
+import { rejectionOf } from '../contract/model-rejection.js';
 
 /** The most of a server's cancellation reason a status message quotes. */
 const REASON_CHARS = 300;

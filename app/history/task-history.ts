@@ -37,7 +37,7 @@ import { WAITING_FOR_YOU } from '../contract/task-row-words.js';
 import { lastRanRequest } from '../contract/request-changes.js';
 import { receivedRequestEntry } from './received-request-entry.js';
 import { policyRefusalOf, withdrawnTask } from './withdrawal.js';
-import { rejectionOf } from './rejection.js';
+import { rejectionOf } from '../contract/model-rejection.js';
 import { notFinishedEntry, type NotFinishedWork } from './not-finished-entry.js';
 import { maskSecrets } from '../core/secret-mask.js';
 import { CallLinks } from './call-links.js';

@@ -1,5 +1,6 @@
 import type { InboundTask } from '../../app/contract/host-api.js';
 import { isRejectedSampling } from '../../app/contract/rejected-sampling.js';
+import { rejectionOf } from '../../app/contract/model-rejection.js';
 import { answerActionWords, answerFields, type AnswerField } from '../../app/contract/answer-words.js';
 import { asText, truncate } from '../components/format.js';
 import { isTerminal } from '../store/task-status.js';
@@ -34,10 +35,12 @@ export function outcomeSummary(inbound: InboundTask): OutcomeLine {
   // A cancelled task's stored −32800 says nothing beyond who cancelled it, said under its badge.
   if (inbound.task.status === 'cancelled' && outcome?.type !== 'result') return NO_RESULT;
   if (!outcome) return isTerminal(inbound.task.status) ? '—' : 'Pending';
-  if (outcome.type === 'error')
-    return isRejectedSampling({ kind: inbound.kind, direction: 'received', error: outcome.error })
-      ? `Rejected: ${outcome.error.message}`
-      : `Error ${outcome.error.code}: ${outcome.error.message}`;
+  if (outcome.type === 'error') {
+    if (!isRejectedSampling({ kind: inbound.kind, direction: 'received', error: outcome.error }))
+      return `Error ${outcome.error.code}: ${outcome.error.message}`;
+    // The person's Reject: which they rejected, as History says it; else (a policy's) its words.
+    return rejectionOf(inbound.kind, inbound.notes, outcome)?.message ?? `Rejected: ${outcome.error.message}`;
+  }
   const result = outcome.result;
   if (inbound.kind === 'elicitation') {
     // Its badge says how the person ended it (`questionEndLabel`): no answer to show.

@@ -22,6 +22,7 @@ import { ActionError, useFailure, type Failure } from '../components/action-erro
 import { INVALID_PARAMS, toHostCallError } from '../host-client.js';
 import { useDesk, useDeskState } from '../shell/desk-context.js';
 import { isRejectedSampling } from '../../app/contract/rejected-sampling.js';
+import { rejectionOf } from '../../app/contract/model-rejection.js';
 import { lastRanRequest } from '../../app/contract/request-changes.js';
 import { ErrorView } from '../tools/tool-result-view.js';
 import { TaskErrorView } from '../tools/task-outcome.js';
@@ -70,6 +71,8 @@ interface Shown {
   /** `accept` for a model request the person answered (`InboundTask.answered`, History's `answer`): its badge says "Answered". */
   answer: 'accept' | 'decline' | 'cancel' | undefined;
   result: Record<string, unknown> | undefined;
+  /** A model's answer the person rejected in review (History's `rejectedAnswer`): what its server never got. */
+  rejectedAnswer: Record<string, unknown> | undefined;
   error: { code: number; message: string; data?: unknown } | undefined;
   /** The assistant's conversation a tool call was made for; absent for the person's own. */
   origin: CallOrigin | undefined;
@@ -81,6 +84,8 @@ function fromItem(item: TaskItem, full: InboundTask | undefined): Shown {
   // A question Taskdesk withdrew shows why, not the dismissal its server was told (as History does).
   const outcome = inbound?.withdrawn !== undefined ? undefined : inbound ? inbound.outcome : item.outbound!.outcome;
   const task = inbound?.task ?? item.outbound!.task;
+  // The person's Reject of a model request or of its answer, said as History says it.
+  const rejection = inbound ? rejectionOf(inbound.kind, inbound.notes, outcome) : undefined;
   return {
     kind: item.kind,
     direction: item.direction,
@@ -94,7 +99,10 @@ function fromItem(item: TaskItem, full: InboundTask | undefined): Shown {
     // why, and a requested one the message that came with its end, as its card does (`endMessage`).
     statusMessage: item.running
       ? task.statusMessage
-      : (inbound?.withdrawn ?? item.outbound?.reason ?? (item.outbound && endMessage(item.outbound))),
+      : (inbound?.withdrawn ??
+        rejection?.message ??
+        item.outbound?.reason ??
+        (item.outbound && endMessage(item.outbound))),
     createdAt: item.createdAt,
     updatedAt: item.updatedAt,
     request: inbound ? inbound.request : { name: item.outbound!.toolName, arguments: item.outbound!.arguments },
@@ -102,6 +110,8 @@ function fromItem(item: TaskItem, full: InboundTask | undefined): Shown {
     ranRequest: full ? lastRanRequest(full.notes) : inbound?.truncated ? undefined : lastRanRequest(inbound?.notes),
     answer: inbound?.answered === true ? 'accept' : undefined,
     result: outcome?.type === 'result' ? outcome.result : undefined,
+    // From the whole record: a list's copy may have cut the answer's text short.
+    rejectedAnswer: full || !inbound?.truncated ? rejection?.rejectedAnswer : undefined,
     // Beside a failure's reason, the generic "has no result stored" says nothing (`isNoResultStored`).
     error:
       outcome?.type === 'error' &&
@@ -136,6 +146,7 @@ function fromEntry(entry: HistoryEntry): Shown {
     ranRequest: entry.ranRequest,
     answer: entry.answer,
     result: entry.result,
+    rejectedAnswer: entry.rejectedAnswer,
     // As a live task's (`fromItem`): the generic "has no result stored" says nothing beside a reason.
     error: entry.status === 'failed' && entry.statusMessage && isNoResultStored(entry.error) ? undefined : entry.error,
     origin: entry.origin,
@@ -532,17 +543,29 @@ export function TaskDetail({
             ranRequest={shown.ranRequest}
             idPrefix="task-detail"
           />
+          {/* A model's answer the person rejected in review: what they rejected, which its server never got. */}
+          {shown.rejectedAnswer ? (
+            <>
+              <h4>Rejected answer</h4>
+              <div className="task-rejected-answer">
+                <ResultView result={shown.rejectedAnswer} />
+              </div>
+            </>
+          ) : null}
           <div className="raw-json-header">
             <h4>Result</h4>
             {shown.result ? <RawToggle raw={rawResult} onToggle={setRawResult} what="the result" /> : null}
           </div>
           {/* A tool task's error is led by what it is, as its card and row say it (`errorLead`): the
-              tool failed, or its result could not be fetched. */}
+              tool failed, or its result could not be fetched. A model request turned down: the
+              status line says who rejected what; this, what its server was told, as History says it. */}
           {shown.error && shown.status !== 'cancelled' ? (
             shown.kind === 'tool-call' && shown.taskId !== undefined ? (
               <TaskErrorView state={shown.status} error={shown.error} />
+            ) : isRejectedSampling(shown) ? (
+              <p className="task-told">Its server was told: “{shown.error.message}”.</p>
             ) : (
-              <ErrorView error={shown.error} rejected={isRejectedSampling(shown)} />
+              <ErrorView error={shown.error} />
             )
           ) : null}
           {shown.result && rawResult ? (

@@ -641,7 +641,11 @@ describe('Taskdesk in headless Chromium, over browser mode, against the real cor
     await page.getByRole('link', { name: 'Tasks' }).click();
     const row = tasks.locator(`tr[data-task-id="${asked.task.taskId}"]`);
     await row.locator('[data-status="failed"]', { hasText: /^Rejected$/ }).waitFor();
-    assert.match((await row.locator('td.outcome').textContent()) ?? '', /^Rejected: User rejected sampling request/);
+    assert.equal(
+      ((await row.locator('td.outcome').textContent()) ?? '').trim(),
+      'You rejected the model request; no model ran.',
+      'as History says it'
+    );
     await page.getByRole('link', { name: 'History' }).click();
     const entry = history.locator(`li[data-history-id="received:${asked.task.taskId}"]`);
     await entry.locator('[data-status="failed"]', { hasText: /^Rejected$/ }).waitFor();

@@ -131,6 +131,36 @@ describe('History of a rejected model answer and a rejected model request, in he
     assert.deepEqual(pageErrors, []);
   });
 
+  it('says on Tasks what History says: the answer was rejected, what it was, and what its server was told', async () => {
+    // Tasks said only "Rejected: User rejected sampling request", and not which was rejected nor what.
+    const { server, browser, page } = await openDesk(fixture.host, built.dir, pageErrors);
+    closers.push(
+      () => browser.close(),
+      () => server.close()
+    );
+    await page.locator('nav').getByRole('link', { name: 'Tasks', exact: true }).click();
+    const tasks = page.getByRole('region', { name: 'Tasks' });
+    const key = `received:${answerTaskId}`;
+    const row = tasks.locator(`tr[data-task-key="${key}"]`);
+    await row.waitFor();
+    const said = 'You rejected the model’s answer; its server did not get it.';
+    assert.equal(((await row.locator('td.outcome').textContent()) ?? '').trim(), said);
+    await row.getByRole('button', { name: /^Details of / }).click();
+    const detail = tasks.locator(`.task-detail[data-task-key="${key}"]`);
+    await detail.getByRole('heading', { name: 'Rejected answer', exact: true }).waitFor();
+    assert.equal(await detail.locator('.detail-status .status-message').textContent(), said);
+    assert.match(
+      (await detail.locator('.task-rejected-answer').textContent()) ?? '',
+      /Once upon a time a dragon sold tea\./
+    );
+    assert.equal(
+      await detail.locator('.task-told').textContent(),
+      'Its server was told: “User rejected sampling request”.'
+    );
+    assert.doesNotMatch((await detail.textContent()) ?? '', /Rejected: /, 'not the protocol’s words as the person’s');
+    assert.deepEqual(pageErrors, []);
+  });
+
   it('names in the audit log the request whose answer was rejected, and the request rejected', () => {
     fixture.host.audit.flush();
     const said = fixture.host.audit

@@ -148,6 +148,24 @@ describe('what History’s search and Status filter read of an entry', () => {
     const text = searchTextOf(answer, summary(answer, { answer: 'accept' }));
     for (const word of ['oslo', 'lima', '3', 'true', 'answered']) assert.ok(text.includes(word), word);
   });
+
+  it('finds a model answer the person rejected by its text, as its detail shows it under "Rejected answer"', () => {
+    const rejected: HistoryEntry = {
+      ...base,
+      kind: 'sampling',
+      direction: 'received',
+      status: 'failed',
+      statusMessage: 'You rejected the model’s answer; its server did not get it.',
+      rejectedAnswer: { role: 'assistant', content: { type: 'text', text: 'Moonlit Harbour' }, model: 'm' },
+      error: { code: -1, message: 'User rejected sampling request' }
+    };
+    assert.ok(searchTextOf(rejected, summary(rejected, { rejected: true })).includes('moonlit harbour'));
+    const truncated: HistoryEntry = {
+      ...rejected,
+      rejectedAnswer: { truncated: true, bytes: 900_000, preview: '{"role":"assistant","content":{"text":"Lagoon' }
+    };
+    assert.ok(searchTextOf(truncated, summary(truncated, { rejected: true })).includes('lagoon'));
+  });
 });
 
 describe('History’s search finds the words its rows and details show', () => {

@@ -214,6 +214,60 @@ describe('TaskHistory', () => {
       reopened.close();
     });
 
+    it('says a model request rejected after its approved run failed as that, with why the run failed', () => {
+      // It said "no model ran" where a model had run and failed, and the failure's reason was gone.
+      const { history } = fresh();
+      const sampling = { messages: [{ role: 'user', content: { type: 'text', text: 'Hi' } }], maxTokens: 5 };
+      const rejected = { type: 'error' as const, error: { code: -1, message: 'User rejected sampling request' } };
+      const failure = (extra: Record<string, unknown> = {}) => ({
+        message: 'Fake (127.0.0.1:9) did not answer within 30 s.',
+        providerId: 'fake',
+        providerName: 'Fake',
+        model: 'fake-small',
+        at: '2026-06-01T00:00:02.000Z',
+        ...extra
+      });
+      const notes = (lastFailure: Record<string, unknown>) => [
+        { phase: 'awaiting-approval' },
+        { answeredBy: 'user', action: 'approve' },
+        { phase: 'model', providerId: 'fake', model: 'fake-small' },
+        { phase: 'awaiting-approval', lastFailure }
+      ];
+      history.recordReceived(
+        's1',
+        received(
+          's1',
+          { status: 'failed', statusMessage: 'User rejected sampling request' },
+          { kind: 'sampling', request: sampling, notes: notes(failure()), outcome: rejected }
+        )
+      );
+      const entry = history.get('received:s1')!;
+      assert.equal(
+        entry.statusMessage,
+        'You rejected the model request after its model run failed (Fake (127.0.0.1:9) did not answer within 30 s); its server did not get an answer.'
+      );
+      assert.equal(entry.rejectedAnswer, undefined);
+      assert.deepEqual(entry.error, rejected.error, 'what its server was told, kept');
+
+      // The person's own Stop ended the run: said as theirs; a request that was no task says the same.
+      history.recordReceivedRequest({
+        owner: { serverId: 'alpha', serverName: 'Alpha', identity: 'id-alpha' },
+        kind: 'sampling',
+        request: sampling,
+        askedAt: '2026-06-01T00:00:01.000Z',
+        endedAt: '2026-06-01T00:00:03.000Z',
+        steps: [],
+        notes: notes(failure({ message: 'Stopped by you.', stopped: true })),
+        outcome: rejected
+      });
+      const plain = history.list({}).entries.find((summary) => summary.id.startsWith('request:'))!;
+      assert.equal(
+        plain.statusMessage,
+        'You rejected the model request after you stopped its model run; its server did not get an answer.'
+      );
+      history.close();
+    });
+
     it('turns a received task that expired while waiting into an "expired, unanswered" entry', () => {
       const { history, changed } = fresh();
       history.recordReceived('t2', received('t2'));

@@ -194,9 +194,23 @@ describe('the Tasks screen’s rows', () => {
       received({ type: 'error', error: { code: -1, message: 'User rejected sampling request' } }, 'failed')
     );
     assert.equal(rejected.rejected, true);
-    assert.equal(itemOutcome(rejected), 'Rejected: User rejected sampling request');
+    // Rejected before any model ran (its notes say no model answered): said as History says it.
+    assert.equal(itemOutcome(rejected), 'You rejected the model request; no model ran.');
+    // Its approved run failed first, then the person rejected it: a model ran, and why it failed is said.
+    const afterFailure = receivedItem({
+      ...rejected.inbound!,
+      notes: [
+        { phase: 'awaiting-approval' },
+        { phase: 'model', providerId: 'fake', model: 'fake-small' },
+        { phase: 'awaiting-approval', lastFailure: { message: 'Fake LLM refused access.', providerId: 'fake' } }
+      ]
+    });
+    assert.equal(
+      itemOutcome(afterFailure),
+      'You rejected the model request after its model run failed (Fake LLM refused access); its server did not get an answer.'
+    );
     assert.ok(matchesTask(rejected, search('rejected')));
-    assert.ok(matchesTask(rejected, search('offsite sampling')));
+    assert.ok(matchesTask(rejected, search('offsite no model ran')), 'by the words its row shows');
 
     const answered = requestedItem(
       requested({

@@ -7,20 +7,7 @@ import { SourcePicker, type ChosenSource } from './source-picker.js';
 import { useAssistantCall } from './use-assistant-call.js';
 import { waitingQuestions } from '../components/waiting-questions.js';
 import { runningTaskCalls } from '../../app/contract/conversation-summary.js';
-
-/** The person's last message: the answer after it is the one a Stop stops. */
-const lastUserMessageId = (c: Conversation): string | undefined => c.messages.findLast((m) => m.role === 'user')?.id;
-
-/**
- * Whether the answer to the person's last message shows stopped: cut short by Stop (`stopped`,
- * which the host adds once the model's request has closed), or its tool calls stopped.
- */
-function answerStopped(c: Conversation): boolean {
-  const last = c.messages.findLast((m) => m.role === 'user' || m.role === 'assistant');
-  return (
-    last?.role === 'assistant' && (last.stopped === true || last.toolCalls.some((call) => call.state === 'cancelled'))
-  );
-}
+import { lastUserMessageId, stopOutcome } from './stop-outcome.js';
 
 /**
  * Where the person writes: Enter sends (Shift+Enter for a new line), prompts and resources can
@@ -80,10 +67,10 @@ export function Composer({
   const [stopSent, setStopSent] = useState<{ after: string | undefined }>();
   useEffect(() => {
     if (!stopSent) return;
-    if (lastUserMessageId(conversation) !== stopSent.after) return setStopSent(undefined);
-    if (!answerStopped(conversation)) return;
+    const outcome = stopOutcome(conversation, stopSent.after);
+    if (outcome === 'waits') return;
     setStopSent(undefined);
-    announce('Stopped.');
+    if (outcome === 'stopped') announce('Stopped.');
   }, [conversation, stopSent, announce]);
   const waitsForApproval = conversation.messages.some(
     (m) => m.role === 'assistant' && m.toolCalls.some((call) => call.state === 'pending-approval')

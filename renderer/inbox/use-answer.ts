@@ -9,6 +9,7 @@ import { itemNoun, namedItem } from './answer-sent-words.js';
 import { InInbox } from './answer-place.js';
 import { isHeldAction, UNDO_WINDOW_MS } from '../store/held-answers.js';
 import { heldWords } from './held-answer-line.js';
+import { runLineSaid } from './run-line.js';
 
 /** What an approval says once taken, while its model runs, and once the model's answer went back. */
 export interface RunWords {
@@ -93,7 +94,10 @@ export function useAnswer(item: InboxItem): Answering {
             }
           : undefined;
       const taken = answerTaken(store, item, said, run, inInbox ? 'inbox' : 'elsewhere');
-      if (taken !== undefined && !held && !saidAlready) announce(inInbox && run ? runLine(taken) : taken);
+      if (taken !== undefined && !held && !saidAlready) {
+        const spoken = inInbox && run ? runLineSaid(store.getState(), taken) : taken;
+        if (spoken !== undefined) announce(spoken);
+      }
       return true;
     } catch (thrown) {
       approving?.();
@@ -107,11 +111,6 @@ export function useAnswer(item: InboxItem): Answering {
     } finally {
       setBusy(false);
     }
-  };
-  /** The Inbox's line once the approval is taken: "… is running", or, the run over already, how it ended. */
-  const runLine = (running: string) => {
-    const state = store.getState();
-    return state.answeredRun === undefined ? (state.lastAnswered ?? running) : running;
   };
   const serverOf = (servers: readonly ServerView[]) => servers.find((candidate) => candidate.id === item.serverId);
   const send: Answering['send'] = async (answer, done, onRefused) => {

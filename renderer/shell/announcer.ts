@@ -21,7 +21,9 @@ export class Announcer {
 
   /**
    * Says `message`; given a `gathering`, all of its key said before the region takes them are
-   * one sentence, in the place of the first of them; the other messages keep their order.
+   * one sentence, in the place of the last of them (what was said before an arrival, such as
+   * the approval of the request whose answer arrives, is said first); the other messages keep
+   * their order.
    */
   readonly announce = <T>(message: string, gathering?: Gathering<T>): void => {
     this.#pending.push(gathering ? { message, gathering } : { message });
@@ -49,21 +51,23 @@ export class Announcer {
   };
 
   #text(): string {
-    const said: string[] = [];
-    /** Where each key's sentence goes (its first message's place), with the parts said there. */
-    const gathered = new Map<string, { at: number; gathering: Gathering<unknown>; parts: unknown[] }>();
-    for (const { message, gathering } of this.#pending) {
-      const known = gathering && gathered.get(gathering.key);
+    /** Each key's parts, and the place of its last message, where its sentence goes. */
+    const gathered = new Map<string, { last: number; parts: unknown[] }>();
+    this.#pending.forEach(({ gathering }, at) => {
+      if (!gathering) return;
+      const known = gathered.get(gathering.key);
       if (known) {
         known.parts.push(gathering.part);
-        continue;
-      }
-      if (gathering) gathered.set(gathering.key, { at: said.length, gathering, parts: [gathering.part] });
-      said.push(message);
-    }
-    // One alone says its own message; several, their gathering's sentence.
-    for (const { at, gathering, parts } of gathered.values())
-      if (parts.length > 1) said[at] = gathering.together(parts);
+        known.last = at;
+      } else gathered.set(gathering.key, { last: at, parts: [gathering.part] });
+    });
+    const said: string[] = [];
+    this.#pending.forEach(({ message, gathering }, at) => {
+      const known = gathering && gathered.get(gathering.key);
+      if (!known) said.push(message);
+      // One alone says its own message; several, their gathering's sentence.
+      else if (known.last === at) said.push(known.parts.length > 1 ? gathering.together(known.parts) : message);
+    });
     return said.join(' ');
   }
 }

@@ -66,9 +66,23 @@ function assertSaidInOrder(heard: string[]): void {
   assert.doesNotMatch(text, /is running/);
 }
 
-/** Waits until the page has read a reply that came in (its handlers ran in the tasks after it). */
-const settled = (page: Page) =>
-  page.evaluate(() => new Promise<void>((resolve) => setTimeout(() => requestAnimationFrame(() => resolve()))));
+/**
+ * Records every text the line above the Inbox's cards shows from now on (as `window.lines`): a
+ * line shown for a moment, between the reply to an answer and what follows, is kept.
+ */
+const recordLines = (page: Page) =>
+  page.evaluate(() => {
+    const lines: string[] = [];
+    (window as unknown as { lines: string[] }).lines = lines;
+    // No named function in here: the test's build would name it with a helper the page has not.
+    new MutationObserver(() => {
+      for (const line of Array.from(document.querySelectorAll('.inbox-answered')))
+        if (line.textContent && lines.at(-1) !== line.textContent) lines.push(line.textContent);
+    }).observe(document.body, { childList: true, subtree: true, characterData: true });
+  });
+
+/** Every text the line above the cards showed since {@link recordLines}. */
+const lines = (page: Page) => page.evaluate(() => (window as unknown as { lines: string[] }).lines);
 
 describe('sampling with a model behind approval and review, in the UI', () => {
   let built: Awaited<ReturnType<typeof buildRenderer>>;
@@ -195,6 +209,7 @@ describe('sampling with a model behind approval and review, in the UI', () => {
     await approval.getByText('Cross the reply').waitFor();
     const reply = await holdReply(page, 'inbox.answer');
     await recordSaid(page);
+    await recordLines(page);
     await approval.getByRole('button', { name: 'Approve' }).click();
     await reply.taken;
     // The host took the answer: its events replace the approval by the review, under the task's id,
@@ -203,14 +218,20 @@ describe('sampling with a model behind approval and review, in the UI', () => {
     await review.getByLabel('Answer from fake-small (you may edit it)').waitFor();
     assert.equal(await approval.count(), 0);
     await reply.release();
-    await settled(page);
-    assert.equal(await review.count(), 1, 'the reply to the approval does not take the review away');
-    assert.equal(await page.locator('.inbox-answered').filter({ hasText: 'is running' }).count(), 0);
-    // The approval is said all the same, before the review's arrival, as the run ended.
-    assertSaidInOrder(await said(page));
+    // The review's own answer goes after the reply to the approval: once its line shows, the page
+    // has long handled that reply (the review stayed for it, to be answered).
     await review.getByRole('button', { name: 'Send answer' }).click();
     await review.waitFor({ state: 'detached' });
+    await page.locator('.inbox-answered').filter({ hasText: 'Answer kept for Server p to fetch' }).waitFor();
     assert.deepEqual((await result).content, { type: 'text', text: 'Crossed answer' });
+    // Nothing said the model was running, on the line or aloud; the approval was said all the same,
+    // before the review's arrival, as the run ended.
+    assert.deepEqual(
+      (await lines(page)).filter((line) => /is running/.test(line)),
+      [],
+      'no "… is running" line'
+    );
+    assertSaidInOrder(await said(page));
   });
 
   it('a request that is no task, its answer to review come before the reply to the approval: said in order, and no "… is running" line', async () => {
@@ -226,19 +247,25 @@ describe('sampling with a model behind approval and review, in the UI', () => {
     await approval.getByText('Cross plainly').waitFor();
     const reply = await holdReply(page, 'inbox.answer');
     await recordSaid(page);
+    await recordLines(page);
     await approval.getByRole('button', { name: 'Approve' }).click();
     await reply.taken;
     // Its answer to review comes under an id of its own, before the page has the reply.
     const review = page.getByRole('article', { name: 'Review the answer for Server p' });
     await review.getByLabel('Answer from fake-small (you may edit it)').waitFor();
     await reply.release();
-    await settled(page);
-    // The model is done: nothing says it runs, above the answer to review.
-    assert.equal(await page.locator('.inbox-answered').filter({ hasText: 'is running' }).count(), 0);
-    assertSaidInOrder(await said(page));
+    // A step after the reply: the review answered, its line shown.
     await review.getByRole('button', { name: 'Send answer' }).click();
     assert.deepEqual((await asked).content, { type: 'text', text: 'Plain crossed' });
     await review.waitFor({ state: 'detached' });
+    await page.locator('.inbox-answered').filter({ hasText: 'Answer sent to Server p' }).waitFor();
+    // The model was done: nothing said it ran, above the answer to review or aloud.
+    assert.deepEqual(
+      (await lines(page)).filter((line) => /is running/.test(line)),
+      [],
+      'no "… is running" line'
+    );
+    assertSaidInOrder(await said(page));
   });
 
   it('without review, says the approved model answered once its run ended (a task, and a request that is none)', async () => {

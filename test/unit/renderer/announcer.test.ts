@@ -18,7 +18,7 @@ describe('what the page says to screen readers', () => {
     assert.equal(announcer.take(), 'Task cancelled.');
   });
 
-  it('says all messages of one gathering announced before the region takes them as one sentence, in the place of the first', () => {
+  it('says all messages of one gathering announced before the region takes them as one sentence, in the place of the last', () => {
     const announcer = new Announcer();
     const counted = (part: number) => ({
       key: 'counted',
@@ -38,8 +38,28 @@ describe('what the page says to screen readers', () => {
     announcer.announce('Task cancelled.');
     announcer.announce('New 4.', counted(4));
     assert.equal(announcer.count(), 10);
-    assert.equal(announcer.take(), 'Echo is connected. 4 new: 1, 2, 3, 4. Task cancelled. Other. Task cancelled.');
+    assert.equal(announcer.take(), 'Echo is connected. Task cancelled. Other. Task cancelled. 4 new: 1, 2, 3, 4.');
     assert.equal(announcer.take(), '');
+  });
+
+  it('says what was said before the last of a gathering first: an approval before its answer’s arrival', () => {
+    const announcer = new Announcer();
+    const arrival = (part: string) => ({
+      key: 'inbox-arrival',
+      part,
+      together: (parts: readonly string[]) => `New in the inbox: ${parts.join(' and ')}.`
+    });
+    // Another server's question came earlier in the frame; then the approval, then its answer to review.
+    announcer.announce('New in the inbox: a question from Echo.', arrival('a question from Echo'));
+    announcer.announce('Approved; m answered: review its answer.');
+    announcer.announce(
+      'New in the inbox: a model answer to review from Server p.',
+      arrival('a model answer to review')
+    );
+    assert.equal(
+      announcer.take(),
+      'Approved; m answered: review its answer. New in the inbox: a question from Echo and a model answer to review.'
+    );
   });
 
   it('counts a burst of messages without building their text, which is built once when the region takes them', () => {
@@ -63,7 +83,7 @@ describe('what the page says to screen readers', () => {
     assert.equal(counts.length, 2004);
     assert.equal(counts.at(-1), 2004);
     assert.equal(built, 0, 'nothing built to count');
-    assert.equal(announcer.take(), '2000 new. Task cancelled. Task cancelled. Task cancelled. Task cancelled.');
+    assert.equal(announcer.take(), 'Task cancelled. Task cancelled. Task cancelled. 2000 new. Task cancelled.');
     assert.equal(built, 1);
   });
 });

@@ -8,6 +8,7 @@ import type {
   InboxItem
 } from '../../../app/contract/host-api.js';
 import { answerTaken } from '../../../renderer/inbox/answer-taken.js';
+import { runLineSaid } from '../../../renderer/inbox/run-line.js';
 import { DeskStore } from '../../../renderer/store/desk-store.js';
 import type { AnsweredRun, DeskSnapshot } from '../../../renderer/store/desk-state.js';
 import { asked, receivedEntry, receivedTask } from '../../support/received-sampling.js';
@@ -297,5 +298,42 @@ describe('an approval whose run ended before its reply came', () => {
     late.hear('inbox.removed', { id: 't1', why: 'answered' });
     late.hear('inbox.added', { item: approval('sampling-review') });
     assert.equal(late.spoken.filter((said) => said.startsWith('Approved')).length, 0);
+  });
+});
+
+describe('what the Inbox says of an approval as its reply comes', () => {
+  const running = 'Approved; m is running.';
+
+  it('says the run while it runs, and the model’s answer once it answered', () => {
+    const item = approval();
+    const store = loaded([item], [receivedTask('working')]);
+    answerTaken(store, item, running, run());
+    assert.equal(runLineSaid(store.getState(), running), running);
+
+    const ended = loaded([item], [receivedTask('working')]);
+    heard(ended, 'inbox.removed', { id: 't1', why: 'answered' });
+    heard(ended, 'task.changed', { taskId: 't1', task: receivedTask('completed') });
+    answerTaken(ended, item, running, run());
+    assert.equal(runLineSaid(ended.getState(), running), 'Approved; m answered Server a.');
+  });
+
+  it('says nothing of a run that ended otherwise before the reply came: no line shows, and it does not run', () => {
+    for (const status of ['cancelled', 'failed'] as const) {
+      const item = approval();
+      const store = loaded([item], [receivedTask('working')]);
+      heard(store, 'inbox.removed', { id: 't1', why: 'answered' });
+      heard(store, 'task.changed', { taskId: 't1', task: receivedTask(status) });
+      answerTaken(store, item, running, run());
+      assert.equal(store.getState().lastAnswered, undefined, `${status}: no line`);
+      assert.equal(runLineSaid(store.getState(), running), undefined, status);
+    }
+    // A request that was no task: History's entry, heard before the reply, says it was not answered.
+    const item = approval('sampling-approval', { id: 'r1', taskId: undefined });
+    const store = loaded([item]);
+    heard(store, 'inbox.removed', { id: 'r1', why: 'answered' });
+    heard(store, 'history.changed', { entry: receivedEntry({ status: 'failed' }) });
+    answerTaken(store, item, running, run({ taskId: undefined }));
+    assert.equal(store.getState().lastAnswered, undefined);
+    assert.equal(runLineSaid(store.getState(), running), undefined, 'History’s failed entry');
   });
 });

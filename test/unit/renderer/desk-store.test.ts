@@ -180,7 +180,7 @@ describe('the Desk store', () => {
     assert.equal(announcer.take(), 'New in the inbox: 4 questions and a model request from 3 servers.');
 
     // Other messages of the frame between them (a server that withdraws and asks again) do not
-    // split them: all of the frame's arrivals are one sentence, in the place of the first.
+    // split them: all of the frame's arrivals are one sentence, in the place of the last.
     host.emit('inbox.added', { item: from('q9', 'Server asker') });
     host.emit('inbox.removed', { id: 'q1', why: 'withdrawn' });
     host.emit('inbox.added', { item: from('q10', 'Server asker') });
@@ -188,8 +188,24 @@ describe('the Desk store', () => {
     host.emit('inbox.added', { item: from('q11', 'Server asker') });
     assert.equal(
       announcer.take(),
-      'New in the inbox: 3 questions from Server asker. Server asker withdrew its question “q1”. Task cancelled.'
+      'Server asker withdrew its question “q1”. Task cancelled. New in the inbox: 3 questions from Server asker.'
     );
+
+    // The approval first, then what came of it: an approval whose answer to review arrives before
+    // its reply is said before that arrival, even with another arrival earlier in the frame.
+    const replied = store.approving({
+      serverId: 'Server p',
+      createdAt: '2026-12-01T09:00:00.000Z',
+      reviewed: 'Approved; m answered: review its answer.',
+      failed: 'Approved; m failed: its request is back.'
+    });
+    host.emit('inbox.added', { item: from('q12', 'Server asker') });
+    host.emit('inbox.added', { item: from('r4', 'Server p', 'sampling-review') });
+    assert.equal(
+      announcer.take(),
+      'Approved; m answered: review its answer. New in the inbox: a question from Server asker and a model answer to review from Server p.'
+    );
+    assert.equal(replied(), true);
   });
 
   it('says why it could not load, and keeps what it had', async () => {

@@ -115,8 +115,9 @@ export const HistorySummarySchema = z.object({
    */
   rejected: z.boolean().optional(),
   /**
-   * A model request the person changed on the approval card before it ran: the whole entry's
-   * `ranRequest` is what ran, its `request` what the server sent.
+   * A model request the person changed on the approval card before it ran (the whole entry's
+   * `ranRequest` is what ran, its `request` what the server sent), or whose model's answer they
+   * changed in review before it went (the whole entry's `modelAnswer` is the model's, `result` theirs).
    */
   edited: z.boolean().optional(),
   /**
@@ -163,6 +164,11 @@ export const HistoryEntrySchema = HistorySummarySchema.extend({
    * got (its `error` is what the server was told instead).
    */
   rejectedAnswer: z.union([z.record(z.string(), z.unknown()), TruncatedValueSchema]).optional(),
+  /**
+   * A model's answer the person changed in review before it went back: the model's answer as it
+   * came (its `result` is what its server got).
+   */
+  modelAnswer: z.union([z.record(z.string(), z.unknown()), TruncatedValueSchema]).optional(),
   error: ErrorDataSchema.optional(),
   /**
    * Made as it is read, never kept: on a tool call's entry, the questions and model requests its

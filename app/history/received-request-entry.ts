@@ -7,6 +7,7 @@ import { answeredByYou } from '../receiver/answered-note.js';
 import { boundedValue, MAX_TIMELINE_STEPS, ranRequestOf, titleOfReceived } from './history-values.js';
 import { policyRefusalOf, withdrawalOf } from './withdrawal.js';
 import { rejectionOf } from '../contract/model-rejection.js';
+import { modelAnswerOf } from './edited-answer.js';
 
 /** The most of a server's cancellation reason a status message quotes. */
 const REASON_CHARS = 300;
@@ -51,6 +52,8 @@ export function receivedRequestEntry(
         outcome.error.message)
       : undefined;
   const ranRequest = ranRequestOf(ended.notes);
+  // The model's answer as it came, when the person changed it in review before it went.
+  const modelAnswer = cancelled ? undefined : modelAnswerOf(ended.kind, ended.notes, outcome);
   return {
     id: `request:${randomUUID()}`,
     direction: 'received',
@@ -73,6 +76,7 @@ export function receivedRequestEntry(
     ...(answeredByYou({ kind: ended.kind, task: { status }, notes: ended.notes }) && { answer: 'accept' as const }),
     // A cancelled request's answer never reached its server, and its abort error says nothing.
     ...(!cancelled && outcome.type === 'result' && { result: boundedValue(outcome.result) }),
+    ...(modelAnswer !== undefined && { modelAnswer: boundedValue(modelAnswer) }),
     ...(rejection?.rejectedAnswer !== undefined && { rejectedAnswer: boundedValue(rejection.rejectedAnswer) }),
     ...(!cancelled && outcome.type === 'error' && { error: outcome.error })
   };

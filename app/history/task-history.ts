@@ -38,6 +38,7 @@ import { lastRanRequest } from '../contract/request-changes.js';
 import { receivedRequestEntry } from './received-request-entry.js';
 import { policyRefusalOf, withdrawnTask } from './withdrawal.js';
 import { rejectionOf } from '../contract/model-rejection.js';
+import { modelAnswerOf } from './edited-answer.js';
 import { notFinishedEntry, type NotFinishedWork } from './not-finished-entry.js';
 import { maskSecrets } from '../core/secret-mask.js';
 import { CallLinks } from './call-links.js';
@@ -229,6 +230,8 @@ export class TaskHistory {
     const statusMessage = withdrawn?.reason ?? refused ?? rejection?.message ?? failure ?? record.task.statusMessage;
     const outcome = withdrawn ? undefined : record.outcome;
     const rejectedAnswer = rejection?.rejectedAnswer;
+    // The model's answer as it came, when the person changed it in review before it went.
+    const modelAnswer = withdrawn ? undefined : modelAnswerOf(record.kind, record.notes, record.outcome);
     if (existing) {
       const result = outcome?.type === 'result' && !existing.result ? { result: boundedValue(outcome.result) } : {};
       const error = outcome?.type === 'error' && !existing.error ? { error: outcome.error } : {};
@@ -236,6 +239,8 @@ export class TaskHistory {
         rejectedAnswer !== undefined && !existing.rejectedAnswer
           ? { rejectedAnswer: boundedValue(rejectedAnswer) }
           : {};
+      const model =
+        modelAnswer !== undefined && !existing.modelAnswer ? { modelAnswer: boundedValue(modelAnswer) } : {};
       const answer = !withdrawn && answeredByYou(record) ? { answer: 'accept' as const } : {};
       // What ran, noted each time the person approved a changed request (a try again after a
       // failed run may change it again, or undo the change): no step of its own.
@@ -247,7 +252,7 @@ export class TaskHistory {
       }
       this.#save(
         this.#step(
-          { ...entry, ...result, ...rejected, ...error, ...answer },
+          { ...entry, ...result, ...model, ...rejected, ...error, ...answer },
           record.task.lastUpdatedAt,
           status,
           statusMessage,
@@ -286,6 +291,7 @@ export class TaskHistory {
       ...ranOf(record),
       ...(!withdrawn && answeredByYou(record) && { answer: 'accept' as const }),
       ...(outcome?.type === 'result' && { result: boundedValue(outcome.result) }),
+      ...(modelAnswer !== undefined && { modelAnswer: boundedValue(modelAnswer) }),
       ...(rejectedAnswer !== undefined && { rejectedAnswer: boundedValue(rejectedAnswer) }),
       ...(outcome?.type === 'error' && { error: outcome.error })
     };
@@ -762,7 +768,7 @@ function isEnded(status: HistoryStatus): boolean {
  * An entry without its bodies, with what tells it from others of its title (`preview`, from its
  * request), why a plain tool call failed (`errorLine`, from its error or result: the list has
  * neither), whether it was a model request turned down (which only its error says), whether
- * the person changed the request before it ran, and whether it waits on them (`waitsOnYou`).
+ * the person changed the request before it ran or the model's answer in review, and whether it waits on them (`waitsOnYou`).
  */
 function summaryOf(entry: HistoryEntry): HistorySummary {
   const {
@@ -771,6 +777,7 @@ function summaryOf(entry: HistoryEntry): HistorySummary {
     ranRequest,
     result: _result,
     rejectedAnswer: _rejectedAnswer,
+    modelAnswer,
     error: _error,
     ...summary
   } = entry;
@@ -781,7 +788,7 @@ function summaryOf(entry: HistoryEntry): HistorySummary {
     ...(preview !== undefined && { preview }),
     ...(errorLine !== undefined && { errorLine }),
     ...(isRejectedSampling(entry) && { rejected: true }),
-    ...(ranRequest !== undefined && { edited: true }),
+    ...((ranRequest !== undefined || modelAnswer !== undefined) && { edited: true }),
     ...(waitsOnYouOf(entry) && { waitsOnYou: true }),
     ...answerOf(entry)
   };

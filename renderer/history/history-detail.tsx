@@ -187,11 +187,23 @@ export function HistoryDetail({ id, onClose }: { id: string; onClose: () => void
           ) : error && entry.status !== 'cancelled' ? null : (
             <p className="muted">No result.</p>
           )}
+          {/* A model's answer the person changed in review: the result above is what its server got. */}
+          {entry.modelAnswer ? (
+            <>
+              <h4>The model’s answer before your changes</h4>
+              <div className="history-model-answer">
+                <ResultView result={entry.modelAnswer} />
+              </div>
+            </>
+          ) : null}
           <JsonView
             value={entry.request}
             summary={entry.ranRequest ? 'Request as the server sent it (JSON)' : 'Request (JSON)'}
           />
           {entry.result ? <JsonView value={entry.result} summary="Result (JSON)" /> : null}
+          {entry.modelAnswer ? (
+            <JsonView value={entry.modelAnswer} summary="The model’s answer before your changes (JSON)" />
+          ) : null}
           {entry.rejectedAnswer ? <JsonView value={entry.rejectedAnswer} summary="Rejected answer (JSON)" /> : null}
         </>
       ) : null}

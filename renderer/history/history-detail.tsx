@@ -13,6 +13,7 @@ import { ErrorView } from '../tools/tool-result-view.js';
 import { TaskErrorView } from '../tools/task-outcome.js';
 import { escapeCloses } from '../components/escape-closes.js';
 import { ResultView, toolResultServer } from './result-view.js';
+import { RejectedAnswer } from './rejected-answer.js';
 import { TaskWords } from './task-words.js';
 import { isNoResultStored } from '../components/end-message.js';
 import { CallOriginLine } from '../components/call-origin.js';
@@ -153,14 +154,8 @@ export function HistoryDetail({ id, onClose }: { id: string; onClose: () => void
             ranRequest={entry.ranRequest}
             idPrefix="history"
           />
-          {/* A model's answer the person rejected in review: what they rejected, which its server never got. */}
           {entry.rejectedAnswer ? (
-            <>
-              <h4>Rejected answer</h4>
-              <div className="history-rejected-answer">
-                <ResultView result={entry.rejectedAnswer} />
-              </div>
-            </>
+            <RejectedAnswer answer={entry.rejectedAnswer} className="history-rejected-answer" />
           ) : null}
           <h4>Result</h4>
           {/* A tool task's error is led by what it is, as its card, its row and its detail on Tasks

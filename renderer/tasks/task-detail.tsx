@@ -17,6 +17,7 @@ import { StatusBadge } from '../components/status-badge.js';
 import { questionEndLabel, statusLabel } from '../components/status-words.js';
 import { TaskTitle } from '../components/task-title.js';
 import { ResultView, toolResultServer } from '../history/result-view.js';
+import { RejectedAnswer } from '../history/rejected-answer.js';
 import { answeredSteps, modelRequestEndLabel } from '../history/cancelled-label.js';
 import { ActionError, useFailure, type Failure } from '../components/action-error.js';
 import { INVALID_PARAMS, toHostCallError } from '../host-client.js';
@@ -543,14 +544,8 @@ export function TaskDetail({
             ranRequest={shown.ranRequest}
             idPrefix="task-detail"
           />
-          {/* A model's answer the person rejected in review: what they rejected, which its server never got. */}
           {shown.rejectedAnswer ? (
-            <>
-              <h4>Rejected answer</h4>
-              <div className="task-rejected-answer">
-                <ResultView result={shown.rejectedAnswer} />
-              </div>
-            </>
+            <RejectedAnswer answer={shown.rejectedAnswer} className="task-rejected-answer" />
           ) : null}
           <div className="raw-json-header">
             <h4>Result</h4>

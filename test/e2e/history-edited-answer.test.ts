@@ -1,15 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { CreateMessageResultSchema, CreateTaskResultSchema } from '@modelcontextprotocol/sdk/types.js';
-import { InMemoryKeyStore } from '../../app/sampling/key-store.js';
-import { FakeOpenAIServer } from '../support/fake-openai-server.js';
-import { nextEvent, peerServer, startHostWith, type InMemoryHostFixture } from '../support/host-fixture.js';
+import { type FakeOpenAIServer } from '../support/fake-openai-server.js';
+import { nextEvent, type InMemoryHostFixture } from '../support/host-fixture.js';
 import { buildRenderer, openDesk } from './renderer-build.js';
-
-const sampling = (text: string) => ({
-  messages: [{ role: 'user' as const, content: { type: 'text' as const, text } }],
-  maxTokens: 50
-});
+import { sampling, startReviewDesk } from './review-desk.js';
 
 /** The person's own words for the model's answer, approved in review. */
 const mine = (text: string) => ({
@@ -33,18 +28,10 @@ describe('History of a model answer the person changed in review, in headless Ch
 
   before(async () => {
     built = await buildRenderer();
-    llm = await FakeOpenAIServer.start({ models: ['fake-small'] });
-    const peer = peerServer('desk-peer');
-    fixture = await startHostWith({ desk: peer }, { keyStore: new InMemoryKeyStore() });
+    const started = await startReviewDesk();
+    ({ fixture, llm } = started);
+    const { peer } = started;
     const { host } = fixture;
-    await host.call('providers.save', {
-      id: 'fake',
-      name: 'Fake LLM',
-      baseURL: llm.baseURL,
-      models: [{ name: 'fake-small' }],
-      defaultModel: 'fake-small'
-    });
-    await host.call('sampling.setPolicy', { serverId: 'desk', policy: { mode: 'ask', reviewCompletion: true } });
 
     // As a task: approved, the model answers, and the person changes the answer before approving it.
     llm.enqueue({ kind: 'text', tokens: ['Once upon a time ', 'a dragon sold tea.'] });

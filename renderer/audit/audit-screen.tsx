@@ -10,8 +10,8 @@ import { useDesk, useDeskState } from '../shell/desk-context.js';
 import { auditSentence } from '../../app/contract/audit-words.js';
 import { detailPairs } from './detail-pairs.js';
 import { detailCut } from './detail-cut.js';
+import { AUDIT_MOST_SHOWN, AUDIT_PAGE, shownWords } from './shown-words.js';
 
-const LIMIT = 200;
 /** The most entries one export holds (`audit.read`'s own bound). */
 const EXPORT_LIMIT = 5000;
 
@@ -33,6 +33,11 @@ interface AuditFilter {
   type: string;
 }
 
+/** Whether the search or a filter narrows the list. */
+function narrowed(params: HostParams<'audit.read'>): boolean {
+  return Object.keys(params ?? {}).length > 0;
+}
+
 function toParams(filter: AuditFilter): HostParams<'audit.read'> {
   return {
     ...(filter.text.trim() && { text: filter.text.trim() }),
@@ -45,7 +50,10 @@ function toParams(filter: AuditFilter): HostParams<'audit.read'> {
  * The audit log screen: the newest entries, read when shown and again after each change the
  * log records (the store's `auditRevision`) while shown, with History's kind of filters (words,
  * server, kind of event, asked of the host) and an export of what they match as JSON Lines.
- * Reads asked for while one is on its way collapse into one more.
+ * Reads asked for while one is on its way collapse into one more. It shows the newest
+ * {@link AUDIT_PAGE} entries that match, and older ones a page more at each "Show older entries"
+ * (reading one more than it shows, to know whether there are older ones), up to
+ * {@link AUDIT_MOST_SHOWN}; a change of the filters goes back to the first page.
  */
 export function AuditScreen({
   active,
@@ -63,7 +71,19 @@ export function AuditScreen({
   const [filter, setFilter] = useState<AuditFilter>({ text: '', serverId: '', type: '' });
   const params = useRef(toParams(filter));
   params.current = toParams(filter);
-  const [entries, setEntries] = useState<AuditEntry[] | undefined>(undefined);
+  /** How many entries to show at most: a page more at each "Show more". */
+  const [shown, setShown] = useState(AUDIT_PAGE);
+  const shownNow = useRef(shown);
+  shownNow.current = shown;
+  /** The last read: what it found (one more than it shows, when older ones match) and how many it shows. */
+  const [last, setLast] = useState<{ found: AuditEntry[]; limit: number } | undefined>(undefined);
+  // Cut when shown (not when read), so that an answer of the wrong shape fails the screen's render, which says so.
+  const entries = last?.found.slice(0, last.limit);
+  const more = last !== undefined && last.found.length > last.limit;
+  const moreButton = useRef<HTMLButtonElement>(null);
+  const shownLine = useRef<HTMLParagraphElement>(null);
+  /** Set by "Show older entries": the read it asked for says what it found, and keeps the focus. */
+  const showingOlder = useRef(false);
   const readFailure = useFailure();
   const exporting = useFailure();
   const [asked, setAsked] = useState(0);
@@ -83,8 +103,17 @@ export function AuditScreen({
       try {
         do {
           read.again = false;
-          setEntries(await client.call('audit.read', { ...params.current, limit: LIMIT }));
+          const limit = shownNow.current;
+          const found = await client.call('audit.read', { ...params.current, limit: limit + 1 });
+          setLast({ found, limit });
           readFailure.clear();
+          if (showingOlder.current && !read.again) {
+            showingOlder.current = false;
+            const older = found.length > limit;
+            announce(shownWords(Math.min(found.length, limit), older, narrowed(params.current)));
+            // The button goes when nothing older is left: the focus goes to the line that says so.
+            if (!older && document.activeElement === moreButton.current) shownLine.current?.focus();
+          }
         } while (read.again);
       } catch (thrown) {
         readFailure.fail('Could not read the audit log.', thrown, 'Press Refresh to try again.');
@@ -92,7 +121,7 @@ export function AuditScreen({
         reading.current = undefined;
       }
     })();
-  }, [active, revision, asked, client, filter, readFailure.clear, readFailure.fail]);
+  }, [active, revision, asked, client, filter, shown, announce, readFailure.clear, readFailure.fail]);
 
   // Read when the screen is shown, on Refresh and when a server is added or removed (not at each
   // change of a connection's state, which also gives a new list of servers).
@@ -110,8 +139,14 @@ export function AuditScreen({
     };
   }, [active, asked, serverIds, client]);
 
-  const set = (key: keyof AuditFilter) => (event: { target: { value: string } }) =>
+  const set = (key: keyof AuditFilter) => (event: { target: { value: string } }) => {
     setFilter((old) => ({ ...old, [key]: event.target.value }));
+    setShown(AUDIT_PAGE);
+  };
+  const showOlder = () => {
+    showingOlder.current = true;
+    setShown((old) => Math.min(old + AUDIT_PAGE, AUDIT_MOST_SHOWN));
+  };
   const exportAll = () => {
     exporting.clear();
     void client.call('audit.read', { ...toParams(filter), limit: EXPORT_LIMIT }).then(
@@ -137,7 +172,7 @@ export function AuditScreen({
           Refresh
         </button>
       </div>
-      <p className="lede">{`What servers asked and what Taskdesk did, newest first (the last ${LIMIT} that match).`}</p>
+      <p className="lede">What servers asked and what Taskdesk did, newest first.</p>
       <form
         className="history-filters"
         role="search"
@@ -155,11 +190,7 @@ export function AuditScreen({
       <ActionError failure={exporting.failure} onDismiss={exporting.clear} />
       <ActionError failure={readFailure.failure} onDismiss={readFailure.clear} />
       <p className="muted" aria-live="polite">
-        {entries?.length !== 0
-          ? ''
-          : Object.keys(toParams(filter) ?? {}).length > 0
-            ? 'No entry matches.'
-            : 'Nothing recorded yet.'}
+        {entries?.length !== 0 ? '' : narrowed(toParams(filter)) ? 'No entry matches.' : 'Nothing recorded yet.'}
       </p>
       <TableWrap label="Audit log table" hidden={entries?.length === 0}>
         <table className="audit">
@@ -206,6 +237,20 @@ export function AuditScreen({
           </tbody>
         </table>
       </TableWrap>
+      {entries !== undefined && entries.length > 0 && (
+        <div className="audit-shown">
+          {/* Focused when "Show more" goes (nothing older left), so that the focus is not lost. */}
+          <p className="muted" tabIndex={-1} ref={shownLine}>
+            {shownWords(entries.length, more, narrowed(toParams(filter)))}
+          </p>
+          {more && shown < AUDIT_MOST_SHOWN && (
+            // Older entries, as History's "Show more" shows older pages.
+            <button type="button" ref={moreButton} onClick={showOlder}>
+              Show more
+            </button>
+          )}
+        </div>
+      )}
     </>
   );
 }

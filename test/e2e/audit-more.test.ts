@@ -1,0 +1,76 @@
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { peerServer, tempDir } from '../support/host-fixture.js';
+import { startDesk, type DeskFixture } from './desk-fixture.js';
+import { recordSaid, saidTimes } from './live-region.js';
+
+/** Entries an earlier run of Taskdesk wrote: more than the screen shows at first. */
+const EARLIER = 450;
+
+describe('the Audit log shows older entries on request, in headless Chromium against the real core', () => {
+  const data = tempDir();
+  let d: DeskFixture;
+
+  before(async () => {
+    const lines = Array.from({ length: EARLIER }, (_, i) =>
+      JSON.stringify({
+        at: new Date(Date.UTC(2026, 0, 1, 0, 0, i)).toISOString(),
+        type: 'store.warning',
+        detail: { message: `earlier warning ${i}` }
+      })
+    );
+    fs.mkdirSync(path.join(data.dir, 'audit'), { recursive: true });
+    fs.writeFileSync(path.join(data.dir, 'audit', 'audit.log'), `${lines.join('\n')}\n`);
+    d = await startDesk({ desk: peerServer('audit-peer') }, { host: { dir: data.dir } });
+  });
+
+  after(async () => {
+    await d?.close();
+    data.remove();
+  });
+
+  it('says how much it shows, shows a page more at each Show more, and keeps the focus when nothing older is left', async () => {
+    const { page } = d;
+    await page.getByRole('link', { name: 'Audit log' }).click();
+    const audit = page.getByRole('region', { name: 'Audit log' });
+    const rows = audit.locator('table.audit tbody tr');
+    await audit.getByText('Showing the newest 200 entries; older ones are kept too.').waitFor();
+    assert.equal(await rows.count(), 200);
+    // The oldest of the earlier run's entries is not among them yet.
+    assert.equal(await audit.getByText('earlier warning 0', { exact: true }).count(), 0);
+
+    await recordSaid(page);
+    const more = audit.getByRole('button', { name: 'Show more' });
+    await more.click();
+    await audit.getByText('Showing the newest 400 entries; older ones are kept too.').waitFor();
+    assert.equal(await rows.count(), 400);
+    await saidTimes(page, /^Showing the newest 400 entries; older ones are kept too\.$/);
+    assert.equal(await more.evaluate((button) => button === document.activeElement), true);
+
+    // The last page: every entry, the button gone, the focus on the line that says so.
+    await more.click();
+    const all = audit.getByText(/^Showing all \d+ entries\.$/);
+    await all.waitFor();
+    const total = Number(/\d+/.exec((await all.textContent())!)![0]);
+    assert.ok(total > EARLIER, `${total} entries: the earlier run's and this one's`);
+    assert.equal(await rows.count(), total);
+    await audit.getByText('earlier warning 0', { exact: true }).waitFor();
+    assert.equal(await more.count(), 0);
+    assert.equal(await all.evaluate((line) => line === document.activeElement), true);
+    await saidTimes(page, /^Showing all \d+ entries\.$/);
+  });
+
+  it('goes back to the newest page when the search changes, and counts the matching entries', async () => {
+    const { page } = d;
+    const audit = page.getByRole('region', { name: 'Audit log' });
+    const search = audit.getByRole('search', { name: 'Audit log' }).getByLabel('Search');
+    await search.fill('earlier warning');
+    await audit.getByText('Showing the newest 200 matching entries; older ones are kept too.').waitFor();
+    assert.equal(await audit.locator('table.audit tbody tr').count(), 200);
+    await search.fill('earlier warning 449');
+    await audit.getByText('Showing the only matching entry.').waitFor();
+    assert.deepEqual(d.pageErrors, []);
+  });
+});

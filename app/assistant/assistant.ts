@@ -26,6 +26,7 @@ import { listSources, resolveSource } from './message-sources.js';
 import type { SourceServer } from './source-server.js';
 import type { AssistantToolPolicies } from './tool-policies.js';
 import { ToolRounds, type AssistantRequestor } from './tool-rounds.js';
+import { toolsStillTooLong, toolsTooLong } from './tools-fit.js';
 import { searchFolded } from '../contract/search-words.js';
 
 export type { AssistantRequestor } from './tool-rounds.js';
@@ -154,17 +155,28 @@ export class Assistant {
     return copyJson(this.#book.find(conversationId));
   }
 
-  async create(params: CreateParams): Promise<Conversation> {
-    this.#provider(params.providerId);
-    const now = this.#book.now();
+  async create({ fitTools, ...params }: CreateParams): Promise<Conversation> {
+    const settings = this.#provider(params.providerId);
     const c: Conversation = {
       ...params,
       id: `c-${randomUUID()}`,
-      createdAt: now,
-      updatedAt: now,
+      createdAt: '',
+      updatedAt: '',
       status: 'idle',
       messages: []
     };
+    if (fitTools === true && c.serverIds.length > 0) {
+      // Known before the first message: it would fail whatever it said, so the chat starts without them.
+      const tooLong = await toolsTooLong(settings, () => this.#tools.offer(c), c.systemPrompt);
+      if (tooLong) {
+        c.serverIds = [];
+        delete c.toolsOffered;
+        c.toolsOff = tooLong;
+      }
+    }
+    const now = this.#book.now();
+    c.createdAt = now;
+    c.updatedAt = now;
     this.#book.add(c);
     await this.#book.durable(c, now);
     return this.get(c.id);
@@ -173,7 +185,10 @@ export class Assistant {
   async update({ conversationId, systemPrompt, ...changes }: UpdateParams): Promise<Conversation> {
     const c = this.#book.find(conversationId);
     if (changes.providerId !== undefined) this.#provider(changes.providerId);
+    const { providerId, model } = c;
     for (const [key, value] of Object.entries(changes)) if (value !== undefined) Object.assign(c, { [key]: value });
+    // Why it began without tools no longer holds once they are chosen, or for another model.
+    if (c.serverIds.length > 0 || c.providerId !== providerId || c.model !== model) delete c.toolsOff;
     // A choice of tools goes with its server: unticked (as "Turn off tools and retry" does), the
     // server offers all its tools again if ticked later, as on a first tick.
     if (c.toolsOffered !== undefined) {
@@ -294,7 +309,11 @@ export class Assistant {
     return listSources(this.#sourceServer(serverId));
   }
 
-  /** Asks the model again after a failure (or past the tool-round limit, which starts a new count). */
+  /**
+   * Asks the model again after a failure (or past the tool-round limit, which starts a new count).
+   * After tools too long for a model file's context, refused while those it offers still are by
+   * themselves (see `toolsTooLong`): only fewer tools, or none, can change that.
+   */
   async retry(conversationId: string): Promise<Conversation> {
     const c = this.#book.find(conversationId);
     if (c.status !== 'failed')
@@ -302,8 +321,18 @@ export class Assistant {
         JsonRpcCode.InvalidRequest,
         'Only a conversation whose last model call failed can be retried.'
       );
-    // Tried again: its failure, if it fails as before, says so (an identical card would not).
     const failed = c.messages.at(-1);
+    if (failed?.role === 'error' && failed.reason === 'tools-too-long') {
+      // The same input would fail the same way: the model is not asked while the tools offered
+      // cannot fit whatever the conversation holds (a count of tries would only say it was asked).
+      const settings = this.#o.providers.get(c.providerId);
+      const tooLong = settings && (await toolsTooLong(settings, () => this.#tools.offer(c), c.systemPrompt));
+      if (tooLong) throw new HostError(JsonRpcCode.InvalidParams, toolsStillTooLong(tooLong));
+      // Retried or changed meanwhile (another window): this retry is no longer the one asked for.
+      if (c.status !== 'failed' || c.messages.at(-1) !== failed)
+        throw new HostError(JsonRpcCode.InvalidRequest, 'The conversation changed meanwhile: look at it again.');
+    }
+    // Tried again: its failure, if it fails as before, says so (an identical card would not).
     const previous =
       failed?.role === 'error' ? { kind: failed.kind, reason: failed.reason, tries: failed.tries ?? 1 } : undefined;
     dropTrailingErrors(c);

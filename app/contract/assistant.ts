@@ -219,7 +219,14 @@ export const ConversationSchema = ConversationSettingsSchema.extend({
   createdAt: z.string(),
   updatedAt: z.string(),
   status: ConversationStatusSchema,
-  messages: z.array(AssistantMessageSchema)
+  messages: z.array(AssistantMessageSchema),
+  /**
+   * Set when the chat began without the tools of the servers it would have offered (see
+   * `assistant.create`'s `fitTools`): their descriptions (`tools` of them) alone are more than the
+   * model's context of `contextSize` tokens holds. Gone once servers are chosen, or the provider
+   * or the model changes.
+   */
+  toolsOff: z.object({ tools: z.number().int().positive(), contextSize: z.number().int().positive() }).optional()
 });
 export type Conversation = z.infer<typeof ConversationSchema>;
 
@@ -276,7 +283,13 @@ export const AssistantMethods = {
   /** Without a title, the conversation is {@link UNTITLED_CONVERSATION} until its first message names it. */
   'assistant.create': {
     params: ConversationSettingsSchema.extend({
-      title: ConversationSettingsSchema.shape.title.default(UNTITLED_CONVERSATION)
+      title: ConversationSettingsSchema.shape.title.default(UNTITLED_CONVERSATION),
+      /**
+       * When the model's context is known to be too small for the descriptions of the tools the
+       * chat would offer (a model file's), it starts without them (`serverIds` empty) rather than
+       * fail at its first message, and `toolsOff` says why. Without it, the servers are as given.
+       */
+      fitTools: z.boolean().optional()
     }),
     result: ConversationSchema
   },
@@ -319,7 +332,11 @@ export const AssistantMethods = {
   'assistant.sources': { params: z.object({ serverId: z.string() }), result: ServerSourcesSchema },
   /** Stops the generation and every tool call it started (tasks cancelled where the server allows). */
   'assistant.stop': { params: ById, result: ConversationSchema },
-  /** Tries the failed model call again (or goes on after the tool-round limit). */
+  /**
+   * Tries the failed model call again (or goes on after the tool-round limit). Refused (invalid
+   * params) after a failure of tools too long for a model file's context while the descriptions of
+   * the tools it offers alone still are: the same tools would fail the same way.
+   */
   'assistant.retry': { params: ById, result: ConversationSchema },
   /** Answers a pending tool call. */
   'assistant.decide': {

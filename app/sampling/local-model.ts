@@ -152,6 +152,38 @@ export class LocalModels {
     await model.model.dispose();
   }
 
+  /**
+   * What the descriptions of `tools` take of `modelFile`'s context before any message: `tokens`,
+   * with nothing else (but `systemPrompt`, when given) in the model's chat format; `room`, what the
+   * context holds of them and a conversation once node-llama-cpp keeps a tenth of it for the
+   * answer (its default context shift, which can drop old messages but never the tools). More
+   * tokens than room: no message can be answered with these tools. Loads the model, as its first
+   * completion would (and that completion finds it loaded).
+   */
+  async toolsRoom(
+    modelFile: string,
+    tools: NonNullable<CompletionRequest['tools']>,
+    systemPrompt?: string
+  ): Promise<{ contextSize: number; tokens: number; room: number }> {
+    const loaded = await this.#load(modelFile);
+    const { lib } = await this.#library();
+    const history: ChatHistoryItem[] = [
+      ...(systemPrompt ? [{ type: 'system' as const, text: systemPrompt }] : []),
+      { type: 'model', response: [] }
+    ];
+    // The chat format a completion's `LlamaChat` resolves for this model.
+    const { contextText } = lib.resolveChatWrapper(loaded.model).generateContextState({
+      chatHistory: history,
+      availableFunctions: functionsOf(tools)
+    });
+    const contextSize = loaded.context.contextSize;
+    return {
+      contextSize,
+      tokens: contextText.tokenize(loaded.model.tokenizer).length,
+      room: contextSize - Math.max(1, Math.floor(contextSize / 10))
+    };
+  }
+
   async #answer(modelFile: string, input: Parameters<typeof fetch>[0], init?: RequestInit): Promise<Response> {
     const url = new URL(input instanceof Request ? input.url : String(input));
     const method = (init?.method ?? (input instanceof Request ? input.method : 'GET')).toUpperCase();
@@ -486,18 +518,7 @@ function askedOf(request: CompletionRequest): Asked {
   }
   // The model answers after the history: an empty response of its own for it to fill.
   if (history.at(-1)?.type !== 'model') history.push({ type: 'model', response: [] });
-  const functions: Record<string, ChatModelFunctions[string]> = {};
-  if (request.tool_choice !== 'none')
-    for (const tool of request.tools ?? []) {
-      const name = tool.function?.name;
-      if (tool.type !== 'function' || !name) continue;
-      functions[name] = {
-        ...(tool.function?.description !== undefined && { description: tool.function.description }),
-        ...(tool.function?.parameters !== undefined && {
-          params: tool.function.parameters as NonNullable<ChatModelFunctions[string]['params']>
-        })
-      };
-    }
+  const functions = request.tool_choice === 'none' ? {} : functionsOf(request.tools ?? []);
   const maxTokens = request.max_completion_tokens ?? request.max_tokens;
   const stop = request.stop == null ? [] : [request.stop].flat();
   return {
@@ -511,6 +532,22 @@ function askedOf(request: CompletionRequest): Asked {
       ...(Object.keys(functions).length > 0 && { functions })
     }
   };
+}
+
+/** Tools of a chat completions request as node-llama-cpp's functions (what is not a named function is left out). */
+function functionsOf(tools: NonNullable<CompletionRequest['tools']>): ChatModelFunctions {
+  const functions: Record<string, ChatModelFunctions[string]> = {};
+  for (const tool of tools) {
+    const name = tool.function?.name;
+    if (tool.type !== 'function' || !name) continue;
+    functions[name] = {
+      ...(tool.function?.description !== undefined && { description: tool.function.description }),
+      ...(tool.function?.parameters !== undefined && {
+        params: tool.function.parameters as NonNullable<ChatModelFunctions[string]['params']>
+      })
+    };
+  }
+  return functions;
 }
 
 /** A message's text: a string, or its text parts joined. An image or other media is refused. */

@@ -6,6 +6,7 @@ import { Composer } from './composer.js';
 import { ConversationList } from './conversation-list.js';
 import { ConversationSettings, type ConversationSettingsHandle } from './conversation-settings.js';
 import { MessageList } from './message-list.js';
+import { noToolsWords } from './no-tools-words.js';
 import { StartingPane } from './starting-pane.js';
 import './assistant.css';
 
@@ -358,7 +359,7 @@ function ConversationPane({
                     return `${server.name} (${only.length === 0 ? 'none' : only.length} chosen)`;
                   })
                   .join(', ')}`
-              : ' · no tools'}
+              : noToolsWords(conversation)}
           </p>
         </div>
         <button

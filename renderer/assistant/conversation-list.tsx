@@ -169,7 +169,13 @@ export function ConversationList({
       const model = startingModel(chosen, replaced);
       if (!model) throw new Error(`The provider ${chosen.name} lists no model: add one under LLM providers.`);
       const { serverIds, toolsOffered } = await startingServers(replaced);
-      const c = await client.call('assistant.create', { providerId: chosen.id, model, serverIds, toolsOffered });
+      const c = await client.call('assistant.create', {
+        providerId: chosen.id,
+        model,
+        serverIds,
+        toolsOffered,
+        fitTools: true
+      });
       // In the store before it is shown: its pane opens on its message box, not on "Loading…".
       store.apply('assistant.changed', { conversationId: c.id, conversation: c });
       // A search that hides the new chat would leave the person in a conversation the list does not show.
@@ -232,8 +238,9 @@ export function ConversationList({
    * when they set that chat up, and leaving it out would leave a new server unticked in every chat
    * from then on. A server with no date (from an older build, or Taskdesk's start options) counts
    * as there before. No conversation, or a choice of none (what every chat began with before
-   * chats took servers): every server ready now. Offering tools is safe: each call still goes
-   * through its server's policy ("ask" by default).
+   * chats took servers, and what "Turn off tools and retry" leaves): every server ready now.
+   * Offering tools is safe: each call still goes through its server's policy ("ask" by default);
+   * a model whose context cannot hold their descriptions starts without them (`fitTools`).
    */
   const startingServers = async (
     replaces: string | undefined
@@ -249,9 +256,10 @@ export function ConversationList({
       }
     }
     const known = (last?.serverIds ?? []).filter((id) => servers.some((server) => server.id === id));
-    // Its servers all removed since: the ready ones, as at first. None chosen (tools turned off,
-    // as "Turn off tools and retry" does for a small model): none again, but for servers added since.
-    if (!last || (known.length === 0 && last.serverIds.length > 0))
+    // Its servers all removed since, or none chosen: the ready ones, as at first. Tools turned off
+    // in one chat (as "Turn off tools and retry" does for a small model) are that chat's fix, not a
+    // choice for the next; a model too small for them starts it without them, saying why (`fitTools`).
+    if (!last || known.length === 0)
       return {
         serverIds: servers.filter((server) => server.state.status === 'ready').map((server) => server.id),
         toolsOffered: {}

@@ -31,10 +31,12 @@ function wordyServer(): PeerServer {
 }
 
 /**
- * The Assistant's first chat on a model file, as a newcomer met it at 1280×800: the new chat
- * offers the connected server's tools, whose descriptions do not fit the model's context. The
- * card says so once, in words for a model on this computer, and Turn off tools and retry gets the
- * answer; a server's refusal keeps a provider's words. The list and the settings of that screen
+ * The Assistant's first chat on a model file, as a newcomer met it at 1280×800: the connected
+ * server's tools, whose descriptions do not fit the model's context, are left out of the new chat,
+ * its header says why, and the person can still tick them. Ticked, the card of the first message
+ * says so once, in words for a model on this computer; a retry with tools that cannot fit is not
+ * made; Turn off tools and retry gets the answer, and the next chat starts with the usual tools
+ * again; a server's refusal keeps a provider's words. The list and the settings of that screen
  * show whole.
  */
 describe('the Assistant on a model file whose context the tools do not fit (stories260K)', () => {
@@ -73,8 +75,19 @@ describe('the Assistant on a model file whose context the tools do not fit (stor
     await llm?.close();
   });
 
-  it('fails the first message with one advice in the model’s words; Choose tools… opens the servers, Turn off tools and retry gets an answer; a server provider keeps its words', async () => {
+  it('starts without the tools that do not fit, saying why; ticked, fails the first message with one advice in the model’s words; Choose tools… opens the servers, a retry that cannot fit is not made, Turn off tools and retry gets an answer and leaves new chats their tools; a server provider keeps its words', async () => {
     await page.getByRole('button', { name: '+ New chat' }).click();
+    await header()
+      .getByText(
+        'Stories · stories260K · no tools: the descriptions of your servers’ 8 tools do not fit this model’s context of 512 tokens',
+        { exact: true }
+      )
+      .waitFor();
+    await page.screenshot({ path: path.join(root, '.tmp/assistant-model-file-no-tools.png') });
+    // The person can still offer them: ticked and saved, the chat offers them.
+    await pane().getByRole('button', { name: 'Settings' }).click();
+    await settings().getByRole('checkbox', { name: 'Server docs' }).check();
+    await settings().getByRole('button', { name: 'Save settings' }).click();
     await header().getByText('Stories · stories260K · tools of Server docs', { exact: true }).waitFor();
     await pane().getByLabel('Your message').fill('Once upon a time');
     await pane().getByLabel('Your message').press('Enter');
@@ -161,19 +174,30 @@ describe('the Assistant on a model file whose context the tools do not fit (stor
       const select = await box(grid.locator('select').nth(n));
       assert.ok(select.width >= gridWidth / 4, `select ${n}: ${select.width} px of ${gridWidth}`);
     }
-    // One tool kept, saved, and Retry: the card that comes back says the retry ran, with one
-    // tool, and that turning tools off is what is left to try.
+    // One tool kept, saved, and Retry: its description alone is more than the context holds, so
+    // the model is not asked again; the card says why, and that turning tools off is what is left.
     await toolList.getByRole('button', { name: 'Offer none' }).click();
     await firstTool.check();
     await settings().getByRole('button', { name: 'Save settings' }).click();
     await header().getByText('Stories · stories260K · tools of Server docs (1 chosen)', { exact: true }).waitFor();
+    const failedWords = await card().locator('p').nth(1).textContent();
     await card().getByRole('button', { name: 'Retry', exact: true }).click();
-    await card().getByText('Tried 2 times.', { exact: true }).waitFor();
+    const refused = card().locator('.action-error:not([hidden])');
+    await refused.waitFor();
     assert.equal(
-      await card().locator('p').nth(1).textContent(),
-      "Stories: The conversation, with the description of the one tool it offers, does not fit the model's context of 512 tokens: turn off tools and retry, or use a model with a larger context."
+      await refused.locator('.action-error-what').textContent(),
+      "The retry did not start. The description of the one tool this chat offers takes more than the model's context of 512 tokens by itself: turn off tools and retry."
     );
-    await assertNoViolations(page, 'the card of a retry that failed as before');
+    assert.equal(
+      await card()
+        .getByText(/^Tried \d+ times\.$/)
+        .count(),
+      0,
+      'not tried again'
+    );
+    assert.equal(await card().locator('p').nth(1).textContent(), failedWords, 'the card as it was');
+    assert.equal(await pane().getAttribute('data-status'), 'failed');
+    await assertNoViolations(page, 'the card of a retry that was not made');
     await page.screenshot({ path: path.join(root, '.tmp/assistant-model-file-retried.png') });
     // Open again, with nothing changed in them: as the chat goes on, they close, leaving it in sight.
     await pane().getByRole('button', { name: 'Settings' }).click();
@@ -192,20 +216,24 @@ describe('the Assistant on a model file whose context the tools do not fit (stor
     assert.deepEqual(saved.serverIds, []);
     await page.screenshot({ path: path.join(root, '.tmp/assistant-model-file-answer.png') });
 
-    // A server's refusal keeps the words of a provider and its advice, and offers no way out of tools.
+    // Turning tools off was this chat's fix, not a choice for the next: on a model whose context
+    // holds them, a new chat offers the server's tools as at first.
     await d.fixture.host.call('providers.save', {
       id: 'fake',
       name: 'Fake LLM',
       baseURL: llm.baseURL,
       models: [{ name: 'fake-small' }]
     });
-    await d.fixture.host.call('assistant.update', {
-      conversationId: id,
-      providerId: 'fake',
-      model: 'fake-small',
-      serverIds: ['docs']
-    });
+    await d.fixture.host.call('assistant.update', { conversationId: id, providerId: 'fake', model: 'fake-small' });
+    await header().getByText('Fake LLM · fake-small · no tools', { exact: true }).waitFor();
+    await page.getByRole('button', { name: '+ New chat' }).click();
+    await pane().getByRole('heading', { name: 'New chat' }).waitFor();
     await header().getByText('Fake LLM · fake-small · tools of Server docs', { exact: true }).waitFor();
+    const next = (await pane().getAttribute('data-conversation-id'))!;
+    assert.notEqual(next, id);
+    assert.deepEqual((await d.fixture.host.call('assistant.get', { conversationId: next })).serverIds, ['docs']);
+
+    // A server's refusal keeps the words of a provider and its advice, and offers no way out of tools.
     llm.enqueue({ kind: 'error', status: 400, message: 'Too many tokens.' });
     await pane().getByLabel('Your message').fill('And then?');
     await pane().getByLabel('Your message').press('Enter');
@@ -216,10 +244,9 @@ describe('the Assistant on a model file whose context the tools do not fit (stor
       /Too many tokens\. If the conversation is too long for the model, start a new one or choose a model with a larger context, then retry\.$/
     );
     assert.deepEqual(await card().locator('.actions button').allTextContents(), ['Retry']);
-    // Back on the model file with its tools off (as Turn off tools and retry left it): a new chat
-    // keeps them off. It had them back, and failed the same way.
+    // Back on the model file: a new chat on it starts without the tools that do not fit, saying why.
     await d.fixture.host.call('assistant.update', {
-      conversationId: id,
+      conversationId: next,
       providerId: 'stories',
       model: 'stories260K',
       serverIds: []
@@ -227,7 +254,12 @@ describe('the Assistant on a model file whose context the tools do not fit (stor
     await header().getByText('Stories · stories260K · no tools', { exact: true }).waitFor();
     await page.getByRole('button', { name: '+ New chat' }).click();
     await pane().getByRole('heading', { name: 'New chat' }).waitFor();
-    await header().getByText('Stories · stories260K · no tools', { exact: true }).waitFor();
+    await header()
+      .getByText(
+        'Stories · stories260K · no tools: the descriptions of your servers’ 8 tools do not fit this model’s context of 512 tokens',
+        { exact: true }
+      )
+      .waitFor();
     const fresh = await d.fixture.host.call('assistant.get', {
       conversationId: (await pane().getAttribute('data-conversation-id'))!
     });

@@ -135,6 +135,29 @@ describe('a model file on this computer as a provider (node-llama-cpp, stories26
     );
   });
 
+  it('counts what tools’ descriptions take of the context before any message, against the room a conversation has, and the model then refuses them', async () => {
+    const echo = {
+      type: 'function' as const,
+      function: {
+        name: 'echo',
+        description: 'Echoes back the input',
+        parameters: { type: 'object', properties: { message: { type: 'string' } }, required: ['message'] }
+      }
+    };
+    // A tenth of the 512 tokens is kept for the answer (node-llama-cpp's context shift).
+    const none = await models.toolsRoom(MODEL, []);
+    assert.equal(none.contextSize, 512);
+    assert.equal(none.room, 461);
+    assert.ok(none.tokens < 20, `nothing but the chat format (${none.tokens})`);
+    const one = await models.toolsRoom(MODEL, [echo], 'You tell stories.');
+    assert.ok(one.tokens > one.room, `one tool's description is more than the room (${one.tokens})`);
+    assert.ok((await models.toolsRoom(MODEL, [echo])).tokens < one.tokens, 'the system prompt counts too');
+    await assert.rejects(
+      client.chat.completions.create({ model: 'stories260K', messages: story, tools: [echo], max_tokens: 3 }),
+      causedBy(/does not fit the model's context of 512 tokens/)
+    );
+  });
+
   it('takes a conversation with tool calls and their results, and refuses what a model file cannot hold, in words', async () => {
     const withTools = await client.chat.completions.create({
       model: 'stories260K',

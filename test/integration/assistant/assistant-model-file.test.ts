@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { after, before, describe, it } from 'node:test';
 import type { AssistantMessage } from '../../../app/contract/assistant.js';
 import { LOCAL_MODEL_BASE_URL } from '../../../app/contract/providers.js';
+import { JsonRpcCode } from '../../../app/core/errors.js';
 import { createHost, type Host } from '../../../app/host/host.js';
 import { InMemoryKeyStore } from '../../../app/sampling/key-store.js';
 import { answered, settled } from '../../support/assistant-fixture.js';
@@ -18,7 +19,9 @@ type ErrorMessage = Extract<AssistantMessage, { role: 'error' }>;
 
 /**
  * The assistant on a model file whose context cannot hold what it is asked: the failure says
- * what to do once, and marks whether the tools' descriptions were part of what did not fit.
+ * what to do once, and marks whether the tools' descriptions were part of what did not fit; tools
+ * that cannot fit whatever the conversation holds are not tried again, and a new chat asked to fit
+ * them starts without them.
  */
 describe('the assistant on a model file too small for what it is asked (stories260K, server-everything)', () => {
   let host: Host;
@@ -79,32 +82,98 @@ describe('the assistant on a model file too small for what it is asked (stories2
     assert.ok(answer?.role === 'assistant' && answer.text.trim() !== '', 'the model wrote a story');
   });
 
-  it('says a retry with one tool ran, and that turning tools off is what is left', async () => {
+  it('does not ask the model again while the tools it offers cannot fit, with many tools or one: the retry is refused in words, the failure left as it was', async () => {
     const c = await host.call('assistant.create', {
       providerId: 'stories',
       model: 'stories260K',
       serverIds: ['everything']
     });
     await host.call('assistant.send', { conversationId: c.id, text: 'Once upon a time' });
-    const first = lastError((await settled(host, c.id, (x) => x.status === 'failed')).messages);
+    const failed = await settled(host, c.id, (x) => x.status === 'failed');
+    const first = lastError(failed.messages);
     assert.equal(first.reason, 'tools-too-long');
+    const tools = Number(/the (\d+) tools/.exec(first.message)?.[1]);
 
-    // Only echo kept, then Retry: the new failure says it was tried again, with that one tool.
+    // The same tools again: they cannot fit, so the model is not asked (no "Tried 2 times.").
+    await assert.rejects(host.call('assistant.retry', { conversationId: c.id }), {
+      code: JsonRpcCode.InvalidParams,
+      message: `The descriptions of the ${tools} tools this chat offers take more than the model's context of 512 tokens by themselves: offer fewer tools (or none).`
+    });
+    // Only echo kept: its description alone is still more than the context holds.
     await host.call('assistant.update', { conversationId: c.id, toolsOffered: { everything: ['echo'] } });
-    await host.call('assistant.retry', { conversationId: c.id });
-    const again = await settled(host, c.id, (x) => x.status === 'failed' && lastError(x.messages).id !== first.id);
-    const second = lastError(again.messages);
-    assert.equal(again.messages.filter((m) => m.role === 'error').length, 1, 'one failure shown, the last');
-    assert.equal(second.reason, 'tools-too-long');
-    assert.equal(second.tries, 2);
-    assert.equal(
-      second.message,
-      "Stories: The conversation, with the description of the one tool it offers, does not fit the model's context of 512 tokens: turn off tools and retry, or use a model with a larger context."
+    await assert.rejects(host.call('assistant.retry', { conversationId: c.id }), {
+      code: JsonRpcCode.InvalidParams,
+      message:
+        "The description of the one tool this chat offers takes more than the model's context of 512 tokens by itself: turn off tools and retry."
+    });
+    const after = await host.call('assistant.get', { conversationId: c.id });
+    assert.equal(after.status, 'failed');
+    assert.deepEqual(after.messages, failed.messages, 'the failure as it was: not tried again');
+  });
+
+  it('starts a chat asked to fit its tools without them when the model cannot hold their descriptions, and says why until servers are chosen again', async () => {
+    // What the chat would offer: the server's tools that can be called.
+    const offered = (await host.call('tools.list', { serverId: 'everything' })).filter(
+      (tool) => tool.callMode !== 'unavailable'
+    ).length;
+    const c = await host.call('assistant.create', {
+      providerId: 'stories',
+      model: 'stories260K',
+      serverIds: ['everything'],
+      toolsOffered: { everything: ['echo', 'get-sum'] },
+      fitTools: true
+    });
+    assert.deepEqual(c.serverIds, []);
+    assert.equal(c.toolsOffered, undefined);
+    assert.deepEqual(c.toolsOff, { tools: 2, contextSize: 512 });
+    assert.equal('fitTools' in c, false);
+    assert.equal(c.updatedAt, c.createdAt, 'a chat as it was made');
+    assert.deepEqual((await host.call('assistant.get', { conversationId: c.id })).toolsOff, c.toolsOff);
+    // A rename keeps why; a server ticked again offers its tools (the person's choice), and the why goes.
+    assert.deepEqual(
+      (await host.call('assistant.update', { conversationId: c.id, title: 'Stories', serverIds: [] })).toolsOff,
+      c.toolsOff
     );
-    await host.call('assistant.retry', { conversationId: c.id });
-    const third = await settled(host, c.id, (x) => x.status === 'failed' && lastError(x.messages).id !== second.id);
-    assert.equal(lastError(third.messages).tries, 3);
-    assert.equal((await host.call('assistant.get', { conversationId: c.id })).messages.at(-1)?.role, 'error');
+    const ticked = await host.call('assistant.update', { conversationId: c.id, serverIds: ['everything'] });
+    assert.deepEqual(ticked.serverIds, ['everything']);
+    assert.equal(ticked.toolsOff, undefined);
+
+    // All the server's tools: their number is said.
+    const all = await host.call('assistant.create', {
+      providerId: 'stories',
+      model: 'stories260K',
+      serverIds: ['everything'],
+      fitTools: true
+    });
+    assert.deepEqual(all.toolsOff, { tools: offered, contextSize: 512 });
+    // Another model: what was said of this one's context no longer holds.
+    await host.call('providers.save', {
+      id: 'remote',
+      name: 'Remote',
+      baseURL: 'http://127.0.0.1:9/v1',
+      models: [{ name: 'big' }]
+    });
+    const moved = await host.call('assistant.update', { conversationId: all.id, providerId: 'remote', model: 'big' });
+    assert.deepEqual(moved.serverIds, []);
+    assert.equal(moved.toolsOff, undefined);
+
+    // A provider elsewhere, whose context is not known: its servers as asked.
+    const remote = await host.call('assistant.create', {
+      providerId: 'remote',
+      model: 'big',
+      serverIds: ['everything'],
+      fitTools: true
+    });
+    assert.deepEqual(remote.serverIds, ['everything']);
+    assert.equal(remote.toolsOff, undefined);
+    // Not asked to fit them: as given (the first message then says they do not fit).
+    const asGiven = await host.call('assistant.create', {
+      providerId: 'stories',
+      model: 'stories260K',
+      serverIds: ['everything']
+    });
+    assert.deepEqual(asGiven.serverIds, ['everything']);
+    assert.equal(asGiven.toolsOff, undefined);
   });
 
   it('says a conversation too long without tools in its own words, with no mark about tools', async () => {

@@ -1,0 +1,14 @@
+import type { Conversation } from '../../app/contract/assistant.js';
+
+/**
+ * A chat without tools, as its header says it (after the model): why, when it began without them
+ * because the model's context cannot hold their descriptions (`toolsOff`). Ticking servers in the
+ * settings offers them all the same.
+ */
+export function noToolsWords({ toolsOff }: Pick<Conversation, 'toolsOff'>): string {
+  if (!toolsOff) return ' · no tools';
+  const context = `this model’s context of ${toolsOff.contextSize} tokens`;
+  return toolsOff.tools === 1
+    ? ` · no tools: the description of your servers’ one tool does not fit ${context}`
+    : ` · no tools: the descriptions of your servers’ ${toolsOff.tools} tools do not fit ${context}`;
+}

@@ -219,6 +219,12 @@ export const InboundTaskSchema = z.object({
    * of the person's: the Desk shows the task cancelled by Taskdesk, as History does.
    */
   withdrawn: z.string().optional(),
+  /**
+   * The person's Reject of a model request or of its model's answer, in words, as History says it
+   * (`rejectionOf`: "You rejected the model’s answer; its server did not get it."). Read from the
+   * whole record's notes, so a list's summary, whose notes may be cut short, says it as `tasks.get` does.
+   */
+  rejection: z.string().optional(),
   /** The person changed the request before it ran (its runner noted a `ranRequest`), as History's `edited`. */
   edited: z.literal(true).optional(),
   /**

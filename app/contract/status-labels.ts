@@ -3,7 +3,10 @@
 
 const LABELS: Record<string, string> = {
   working: 'Working',
-  input_required: 'Input required',
+  // The protocol's "input required": the task's server waits for an answer from Taskdesk's side (a
+  // question for the person, or a model request a model may answer). Where the Desk knows the
+  // person is to give it (the question waits in the Inbox), a badge says "Waiting for you" instead.
+  input_required: 'Waiting for an answer',
   completed: 'Completed',
   failed: 'Failed',
   cancelled: 'Cancelled',
@@ -21,7 +24,7 @@ const LABELS: Record<string, string> = {
   closed: 'Disconnected'
 };
 
-/** A status in words ("Input required" for `input_required`), as the badges and filters say it. */
+/** A status in words ("Waiting for an answer" for `input_required`), as the badges and filters say it. */
 export function statusLabel(status: string): string {
   return LABELS[status] ?? status;
 }

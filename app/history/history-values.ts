@@ -65,7 +65,7 @@ export function ranRequestOf(
   return ran === undefined ? undefined : boundedValue(ran);
 }
 
-/** A received task's question in a line: the elicitation's message, or the sampling request's last user text. */
+/** A received task's question in a line: the elicitation's message, or the model request's last user text. */
 export function titleOfReceived(kind: 'sampling' | 'elicitation', request: Record<string, unknown>): string {
   if (kind === 'elicitation') {
     const message = request.message;
@@ -76,7 +76,7 @@ export function titleOfReceived(kind: 'sampling' | 'elicitation', request: Recor
     const text = textOf(messages[index]);
     if (text) return oneLine(text);
   }
-  return 'A sampling request';
+  return 'A model request';
 }
 
 /** A requested task in a line: the tool it calls. */

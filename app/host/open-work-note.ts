@@ -32,7 +32,8 @@ const NoteSchema = z.object({
   /**
    * How many of the questions and model requests were asked for a task of Taskdesk's (their
    * related-task `_meta`): none of their own, but not "without a task" to the person, whose
-   * History says "Question for task …". Absent in notes of earlier versions.
+   * History says "Question for the call of …" (or "for one of Everything’s tasks"). Absent in
+   * notes of earlier versions.
    */
   forTasks: z.number().int().nonnegative().optional(),
   /** Names of the servers whose tool calls were running. */
@@ -251,7 +252,7 @@ function brokenOffWords(note: BrokenOff): { what: string; lost: string; one: boo
     // One is quoted: said so when there were more, so that the quote is not read as all of them.
     const quote = note.quote === undefined ? '' : ` (${waiting > 1 ? 'one of them: ' : ''}“${note.quote}”)`;
     const forTasks = Math.min(note.forTasks ?? 0, waiting);
-    // As History says them: "Question for task …", else "without a task".
+    // As History says them: "Question for the call of …" (a task), else "without a task".
     const which =
       forTasks === 0
         ? 'without a task'

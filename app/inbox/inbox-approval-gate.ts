@@ -41,7 +41,7 @@ export class InboxApprovalGate implements ApprovalGate {
         if (!parsed.success)
           throw new HostError(
             JsonRpcCode.InvalidParams,
-            `The edited request is not a valid sampling request: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`
+            `The edited request is not a valid model request: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`
           );
       }
     });

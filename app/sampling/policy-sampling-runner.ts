@@ -222,7 +222,7 @@ export class PolicySamplingRunner implements SamplingRunner {
             ? failure.stopped
               ? `${WAITING_IN_INBOX}: you stopped the approved model run; run it again or reject the request from ${context.serverName}`
               : `${WAITING_IN_INBOX}: the approved model run failed; try it again or reject the request from ${context.serverName}`
-            : `${WAITING_IN_INBOX}: approve a sampling request from ${context.serverName}`,
+            : `${WAITING_IN_INBOX}: approve a model request from ${context.serverName}`,
           () => gate.requestApproval({ ...draft(), ...(failure && { lastFailure: failure }) }, context.signal)
         );
         // The person wrote the reply (the provider down, say): it goes back as the no-provider path

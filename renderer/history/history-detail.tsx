@@ -147,7 +147,7 @@ export function HistoryDetail({ id, onClose }: { id: string; onClose: () => void
           {/* A tool call's: what its server asked while it ran, each linked to its own entry. */}
           <AskedWhileList asked={entry.asked} />
           <h4>Timeline</h4>
-          <Timeline steps={answeredSteps(entry)} />
+          <Timeline steps={answeredSteps(entry)} rejected={isRejectedSampling(entry)} />
           <SentAndRanRequest
             kind={entry.kind}
             request={entry.request}

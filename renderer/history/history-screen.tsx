@@ -363,7 +363,7 @@ export function HistoryScreen({
           const unfetched = !held && entry.waitsOnYou === true ? unfetchedOf(entry) : undefined;
           const unfetchedId = `history-unfetched-${encodeURIComponent(entry.id)}`;
           const describedBy = [
-            entry.forCall === undefined ? undefined : forCallId,
+            entry.forCall?.how === 'while' ? forCallId : undefined,
             entry.preview === undefined ? undefined : previewId,
             metaId,
             reason && reasonId,
@@ -393,8 +393,9 @@ export function HistoryScreen({
                 >
                   <TaskTitle kind={entry.kind} title={entry.title} />
                 </button>
-                {/* Asked for or while a call of Taskdesk's: which call, so that the same question asked twice is told apart. */}
-                {entry.forCall === undefined ? null : (
+                {/* Asked while a call of Taskdesk's ran: which call, so that the same question asked twice is told
+                    apart. One asked for a call's task says it in its meta line, where a task's id was (`TaskWords`). */}
+                {entry.forCall?.how !== 'while' ? null : (
                   <span id={forCallId} className="history-for-call">
                     {forCallWords(entry.forCall)}
                   </span>

@@ -1,21 +1,38 @@
 import type { HistorySummary } from '../../app/contract/host-api.js';
-import { ShortId } from '../components/short-id.js';
+import { forCallWords } from '../../app/contract/task-row-words.js';
+import { serverTaskWords, taskIdTitle } from '../components/related-task-words.js';
 
 /**
- * What an entry's kind says next of the task it ran as: nothing for a task (it is one), "for
- * task 75812cde…" for a question or model request that was no task of its own but was asked for
- * one (its related task: the one the Inbox said waits on it), "for tool list-files" for one asked
- * for a request of Taskdesk's that was no task, and "without a task" otherwise.
+ * What an entry's kind says next of the task it ran as or was asked for, in words a person knows
+ * (a task's id only in a tooltip): "for the call of lookup" for a question or model request asked
+ * for a tool call of Taskdesk's that History has (its `forCall`, in the words History's search
+ * finds it by), nothing else for a task (it is one), "for tool list-files" for one asked for a
+ * request of Taskdesk's that was no task, "for one of Everything’s tasks" for one asked for a
+ * task History does not know as a call of Taskdesk's (the Inbox's words for it), and "without a
+ * task" otherwise.
  */
-export function TaskWords({ entry }: { entry: Pick<HistorySummary, 'taskId' | 'relatedTaskId' | 'askedFor'> }) {
+export function TaskWords({
+  entry
+}: {
+  entry: Pick<HistorySummary, 'taskId' | 'relatedTaskId' | 'askedFor' | 'forCall' | 'serverName'>;
+}) {
+  if (entry.forCall?.how === 'for')
+    return (
+      <>
+        {' '}
+        <span title={entry.relatedTaskId === undefined ? undefined : taskIdTitle(entry.relatedTaskId)}>
+          {forCallWords(entry.forCall)}
+        </span>
+      </>
+    );
   if (entry.taskId !== undefined) return null;
   // A request of Taskdesk's that was no task: named by what it was, not by Taskdesk's own id for it.
   if (entry.askedFor !== undefined) return <>{` for ${entry.askedFor}`}</>;
   if (entry.relatedTaskId === undefined) return <>{' without a task'}</>;
   return (
     <>
-      {' for task '}
-      <ShortId id={entry.relatedTaskId} />
+      {' '}
+      <span title={taskIdTitle(entry.relatedTaskId)}>{`for ${serverTaskWords(entry.serverName)}`}</span>
     </>
   );
 }

@@ -45,21 +45,22 @@ function answerWentText(item: Answered, what: 'Answer' | 'Reply'): string {
   return question ? ended(`${what} sent to ${item.serverName} for ${question}`) : `${what} sent to ${item.serverName}.`;
 }
 
-/** The line once a model request was rejected: whose, and which. */
+/**
+ * The line once a model request, or the model's answer to one in review, was rejected, as a
+ * question's Decline says it ({@link refusedText}): "Rejected Books’s model request “Summarise
+ * chapter one”.", "Rejected the model’s answer to Books’s model request “…”.".
+ */
 export function requestRejectedText(item: Answered): string {
-  const question = answeredQuestion(item);
-  return question
-    ? ended(`Request from ${item.serverName} rejected: ${question}`)
-    : `Request from ${item.serverName} rejected.`;
+  return refusedText(item, 'reject');
 }
 
 /**
- * The line once a question, or model request, was declined or dismissed: whose, and which, as
- * {@link answerSentText} names it ("Declined Books’s question “Which shelf?”."). Without words to
- * name it by, the server's alone ("Declined: Books’s question.").
+ * The line once a question, or model request, was declined, dismissed or rejected: whose, and
+ * which, as {@link answerSentText} names it ("Declined Books’s question “Which shelf?”."). Without
+ * words to name it by, the server's alone ("Declined: Books’s question.").
  */
-export function refusedText(item: Answered, action: 'decline' | 'cancel'): string {
-  const what = action === 'decline' ? 'Declined' : 'Dismissed';
+export function refusedText(item: Answered, action: 'decline' | 'cancel' | 'reject'): string {
+  const what = action === 'decline' ? 'Declined' : action === 'cancel' ? 'Dismissed' : 'Rejected';
   const question = answeredQuestion(item);
   return question ? ended(`${what} ${namedItem(item)}`) : `${what}: ${namedItem(item)}.`;
 }
@@ -69,11 +70,16 @@ export function itemNoun(item: Pick<InboxItem, 'kind'>): 'question' | 'model req
   return item.kind.startsWith('sampling') ? 'model request' : 'question';
 }
 
-/** An item named as the Inbox's lines name it: "Books’s question “Which shelf?”", or "Books’s question". */
+/**
+ * An item named as the Inbox's lines name it: "Books’s question “Which shelf?”", or "Books’s
+ * question"; a model's answer in review as what its Reject rejects, "the model’s answer to Books’s
+ * model request “…”" (as the audit log says it), so that an Undo names what it brought back.
+ */
 export function namedItem(item: Answered): string {
   const question = answeredQuestion(item);
   const whose = `${item.serverName}’s ${itemNoun(item)}`;
-  return question ? `${whose} ${question}` : whose;
+  const named = question ? `${whose} ${question}` : whose;
+  return item.kind === 'sampling-review' ? `the model’s answer to ${named}` : named;
 }
 
 /** What the live region says once Undo took an answer back: "Brought back Books’s question “Which shelf?”." */

@@ -1,9 +1,9 @@
-import { useId, type ReactNode } from 'react';
+import { Fragment, useId, type ReactNode } from 'react';
 import type { InboxItem } from '../../app/contract/host-api.js';
 import { DateTime } from '../components/date-time.js';
 import { MarkdownLine } from '../components/markdown-line.js';
 import { useDeskState } from '../shell/desk-context.js';
-import { ShortId } from '../components/short-id.js';
+import { callOfWords, taskIdTitle, waitParts } from '../components/related-task-words.js';
 import { TaskKept } from '../components/task-kept.js';
 import { WaitingSince, WaitNote } from '../components/waiting-since.js';
 import { answerDelivery, keptNote } from './answer-delivery.js';
@@ -34,6 +34,12 @@ export function InboxCard({
   const note = keptNote(item, delivery);
   const apart = delivery.kind === 'kept' && delivery.startedAnew === true;
   const mayGiveUp = useDeskState((state) => serverMayGiveUp(item, relatedTaskOf(item, state.outbound)));
+  // The tool-call task of Taskdesk's it was asked for, when the Desk knows it, in words ("your
+  // call of lookup"): selected as words, so that the task's progress does not render the card.
+  const call = useDeskState((state) => {
+    const task = relatedTaskOf(item, state.outbound);
+    return task && callOfWords(task);
+  });
   return (
     <article
       className={`card inbox-item kind-${item.kind}${apart ? ' earlier-process-item' : ''}`}
@@ -46,25 +52,13 @@ export function InboxCard({
         <h3 id={titleId}>{markdown ? <MarkdownLine text={title} /> : title}</h3>
         <p className="meta">
           From <strong>{item.serverName}</strong> · asked <DateTime iso={item.createdAt} />
-          {item.taskId ? (
-            <>
-              {' · task '}
-              <ShortId id={item.taskId} />
-            </>
-          ) : item.relatedCall ? (
-            // A multi round-trip request of Taskdesk's: no task of the server, the request waits on it.
-            ' · your request waits on it'
-          ) : item.relatedTaskId ? (
-            // A question asked inside one of Taskdesk's own tool calls: the server's task waits on it.
-            <>
-              {' · the server’s task '}
-              <ShortId id={item.relatedTaskId} />
-              {' waits on it'}
-            </>
-          ) : (
-            ' · the server waits for your answer'
-          )}
-          {item.origin ? ` · for ${item.origin}` : null}
+          {/* What waits on the answer and what it is for, in words: a task's id only in its tooltip. */}
+          {waitParts(item, call).map((part) => (
+            <Fragment key={part.words}>
+              {' · '}
+              {part.taskId === undefined ? part.words : <span title={taskIdTitle(part.taskId)}>{part.words}</span>}
+            </Fragment>
+          ))}
           {item.taskId !== undefined || item.expiresAt !== undefined ? (
             // What expires is the question's task, which Taskdesk keeps (the server asked it as one):
             // said as Tasks says it; the question leaves the Inbox unanswered when its time has passed.

@@ -1,7 +1,7 @@
 import { useMemo, useRef, useState } from 'react';
 import { ActionError, useFailure } from '../components/action-error.js';
 import { busyProps } from '../components/busy-props.js';
-import { ShortId } from '../components/short-id.js';
+import { taskIdTitle } from '../components/related-task-words.js';
 import { useDesk, useDeskState } from '../shell/desk-context.js';
 import type { LiveStream } from '../store/desk-state.js';
 
@@ -75,10 +75,11 @@ function LiveStreamCard({
       <p className="meta">
         <strong>{stream.model}</strong>
         {` is writing for ${serverName}`}
+        {/* As its card said it: a task's id names nothing a person knows, so it is only a tooltip. */}
         {stream.taskId ? (
           <>
-            {' · task '}
-            <ShortId id={stream.taskId} />
+            {' · '}
+            <span title={taskIdTitle(stream.taskId)}>sent as a task</span>
           </>
         ) : null}
       </p>

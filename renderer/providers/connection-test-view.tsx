@@ -65,7 +65,7 @@ export function ConnectionTestView({
           ) : null}
           {missing.length > 0 ? (
             <p className="test-missing">
-              {`Not offered by this ${file ? 'model file' : 'server'}: ${missing.join(', ')}. A conversation or sampling run that asks for ${missing.length === 1 ? 'it' : 'one of them'} will fail; choose another model, or remove ${missing.length === 1 ? 'it' : 'them'} with Edit.`}
+              {`Not offered by this ${file ? 'model file' : 'server'}: ${missing.join(', ')}. A conversation or model request that asks for ${missing.length === 1 ? 'it' : 'one of them'} will fail; choose another model, or remove ${missing.length === 1 ? 'it' : 'them'} with Edit.`}
             </p>
           ) : null}
           {unlisted.length > 0 ? (

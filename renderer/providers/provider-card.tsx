@@ -154,7 +154,7 @@ export const ProviderCard = memo(function ProviderCard({
       title: `Remove ${provider.name}?`,
       body: (
         <>
-          <p>Taskdesk forgets its settings and deletes its stored key. Sampling requests no longer run on it.</p>
+          <p>Taskdesk forgets its settings and deletes its stored key. Servers’ model requests no longer run on it.</p>
           {using > 0 ? <p>{conversationsUsing(using)}</p> : null}
         </>
       ),

@@ -144,11 +144,11 @@ export function ProvidersScreen({
       </h2>
       <p className="lede">
         OpenAI-compatible services, or model files run on this computer: the Assistant chats with their models, and they
-        run sampling requests. Keys are kept in the key store and never shown.
+        answer servers’ model requests. Keys are kept in the key store and never shown.
       </p>
       <p className="empty" hidden={providers.length > 0}>
-        No provider yet: the Assistant has no model to chat with, and sampling requests are answered by a person. Add
-        one below, or detect a local server.
+        No provider yet: the Assistant has no model to chat with, and servers’ model requests are answered by a person.
+        Add one below, or detect a local server.
       </p>
       <ul className="cards provider-list" aria-label="LLM providers" ref={list}>
         {providers.map((provider, index) => (

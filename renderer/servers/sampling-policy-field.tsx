@@ -84,8 +84,9 @@ export function policyChoiceWords(policy: SamplingPolicy): string {
 }
 
 /**
- * How a server's sampling requests are treated: ask, auto or refuse, and whether answers are
- * reviewed before they go back. `policy` undefined shows the controls disabled while loading.
+ * How a server's model requests (MCP sampling) are treated: ask, auto or refuse, and whether
+ * answers are reviewed before they go back. `policy` undefined shows the controls disabled while
+ * loading.
  * While the card's Disconnect or Remove is on its way (`closing`), they wait as the card's buttons
  * do (aria-disabled, the focus left where it is): a choice made then changes nothing.
  */
@@ -176,7 +177,7 @@ export function SamplingPolicyField({
       data-policy-mode={policy?.mode}
     >
       <legend>
-        Sampling requests<span className="sr-only"> from {serverName}</span>
+        Model requests<span className="sr-only"> from {serverName}</span>
       </legend>
       <div
         className="policy-options"

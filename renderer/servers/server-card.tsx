@@ -14,18 +14,18 @@ import { connectAgainWords, connectionWords } from './added-words.js';
 import { disconnectWords, disconnectWork, workEndsSentence, type DisconnectWork } from './disconnect-words.js';
 
 /**
- * What a card's folded settings hold, in one line after "Settings": ": sampling asks you first ·
- * no folders". What is not read yet is left out.
+ * What a card's folded settings hold, in one line after "Settings", in the words of its fields:
+ * ": model requests ask you first · no folders". What is not read yet is left out.
  */
 function settingsSummary(policy: SamplingPolicy | undefined, folders: string[] | undefined) {
   const parts = [
     policy === undefined
       ? undefined
       : policy.mode === 'ask'
-        ? 'sampling asks you first'
+        ? 'model requests ask you first'
         : policy.mode === 'auto'
-          ? 'sampling runs without asking'
-          : 'sampling refused',
+          ? 'model requests run without asking'
+          : 'model requests refused',
     folders === undefined
       ? undefined
       : folders.length === 0
@@ -313,13 +313,13 @@ export const ServerCard = memo(function ServerCard({
     try {
       const { refused = 0, ...saved } = await client.call('sampling.setPolicy', { serverId: server.id, policy });
       store.apply('policies.changed', { serverId: server.id, policy: saved });
-      // In the words of the fieldset and its choices: "Sampling requests from Echo: Refuse."
-      announce(`Sampling requests from ${server.name}: ${policyChoiceWords(saved)}.`);
+      // In the words of the fieldset and its choices: "Model requests from Echo: Refuse."
+      announce(`Model requests from ${server.name}: ${policyChoiceWords(saved)}.`);
       setPolicyRefused(refused);
       setPolicySaved(saved);
     } catch (error) {
       policyFailure.fail(
-        `The sampling policy of ${server.name} was not saved.`,
+        `The model request setting of ${server.name} was not saved.`,
         error,
         'It is back to what it was; choose again to try once more.'
       );

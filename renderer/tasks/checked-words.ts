@@ -4,14 +4,14 @@ import { isTerminal } from '../store/task-status.js';
 /**
  * Where a tool call's task stands, as a phrase after "still" or "now": "working", "waiting for
  * you" while its server's question waits on the person (its badge's "Waiting for you"), "waiting
- * for input" while it waits on input that is not the person's to give here, and for a task that
- * ended, "ended: completed".
+ * for an answer" while it waits on input that is not the person's to give here (its badge's), and
+ * for a task that ended, "ended: completed".
  */
 export function standingWords(state: string, waitsOnYou: boolean): string {
   if (isTerminal(state)) return `ended: ${statusLabel(state).toLowerCase()}`;
   // As its badge says it: a question in the Inbox may come while the server still says working.
   if (waitsOnYou) return 'waiting for you';
-  if (state === 'input_required') return 'waiting for input';
+  // As its badge says it otherwise too: "waiting for an answer" for input that is not the person's to give here.
   return statusLabel(state).toLowerCase();
 }
 

@@ -1,6 +1,5 @@
 import type { InboundTask } from '../../app/contract/host-api.js';
 import { isRejectedSampling } from '../../app/contract/rejected-sampling.js';
-import { rejectionOf } from '../../app/contract/model-rejection.js';
 import { answerActionWords, answerFields, type AnswerField } from '../../app/contract/answer-words.js';
 import { asText, truncate } from '../components/format.js';
 import { isTerminal } from '../store/task-status.js';
@@ -38,8 +37,9 @@ export function outcomeSummary(inbound: InboundTask): OutcomeLine {
   if (outcome.type === 'error') {
     if (!isRejectedSampling({ kind: inbound.kind, direction: 'received', error: outcome.error }))
       return `Error ${outcome.error.code}: ${outcome.error.message}`;
-    // The person's Reject: which they rejected, as History says it; else (a policy's) its words.
-    return rejectionOf(inbound.kind, inbound.notes, outcome)?.message ?? `Rejected: ${outcome.error.message}`;
+    // The person's Reject: which they rejected, as History says it (the core reads it from the
+    // whole record: a list's notes may be cut short); else (a policy's) its words.
+    return inbound.rejection ?? `Rejected: ${outcome.error.message}`;
   }
   const result = outcome.result;
   if (inbound.kind === 'elicitation') {

@@ -85,7 +85,7 @@ function fromItem(item: TaskItem, full: InboundTask | undefined): Shown {
   // A question Taskdesk withdrew shows why, not the dismissal its server was told (as History does).
   const outcome = inbound?.withdrawn !== undefined ? undefined : inbound ? inbound.outcome : item.outbound!.outcome;
   const task = inbound?.task ?? item.outbound!.task;
-  // The person's Reject of a model request or of its answer, said as History says it.
+  // The model's answer the person rejected, if so (what they rejected, in words: `rejection`, the core's).
   const rejection = inbound ? rejectionOf(inbound.kind, inbound.notes, outcome) : undefined;
   return {
     kind: item.kind,
@@ -101,7 +101,7 @@ function fromItem(item: TaskItem, full: InboundTask | undefined): Shown {
     statusMessage: item.running
       ? task.statusMessage
       : (inbound?.withdrawn ??
-        rejection?.message ??
+        inbound?.rejection ??
         item.outbound?.reason ??
         (item.outbound && endMessage(item.outbound))),
     createdAt: item.createdAt,
@@ -528,7 +528,7 @@ export function TaskDetail({
           <ActionError failure={forgetting.failure} onDismiss={forgetting.clear} />
           <h4>Timeline</h4>
           {entry?.timeline.length ? (
-            <Timeline steps={answeredSteps(entry)} />
+            <Timeline steps={answeredSteps(entry)} rejected={isRejectedSampling(entry)} />
           ) : reading.failure ? null : (
             <p className="muted">{entry === undefined ? 'Loading…' : 'No status change recorded yet.'}</p>
           )}

@@ -305,7 +305,7 @@ export function waitsOnYou(item: TaskItem, waiting: ReadonlySet<string>): boolea
 /**
  * Whether a tool call's task waits on the person, decided as its row on the Tasks screen decides
  * it (`waitsOnYou`): its card under Tool calls and the line under its call form then say
- * "Waiting for you" as its row does, in place of "Input required".
+ * "Waiting for you" as its row does, in place of "Waiting for an answer" (`input_required`).
  */
 export function toolTaskWaitsOnYou(task: OutboundTaskView, inbox: readonly InboxItem[]): boolean {
   return waitsOnYou(requestedItem(task), waitingTasks(inbox));

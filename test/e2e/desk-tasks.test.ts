@@ -130,8 +130,9 @@ describe('the Tasks screen: received and requested tasks, filters, a detail view
     await filters.getByLabel('Status').selectOption('active');
     await tasks.getByText('1 of 2 tasks match').waitFor();
     await row(`received:${asked.task.taskId}`).waitFor();
-    // The question waits on the person in the Inbox, its status Working: not "Input required", which
-    // is a requested task's server waiting; "Waiting for you" finds it. The choices come in groups.
+    // The question waits on the person in the Inbox, its status Working: not "Waiting for an answer"
+    // (the protocol's input_required), which is a requested task's server waiting; "Waiting for you"
+    // finds it. The choices come in groups, in plain words.
     const status = filters.getByLabel('Status');
     assert.deepEqual(
       await status
@@ -144,7 +145,7 @@ describe('the Tasks screen: received and requested tasks, filters, a detail view
         ),
       [
         ['Where it stands', ['Waiting for you', 'Not ended', 'Ended']],
-        ['Status', ['Working', 'Input required', 'Completed', 'Failed', 'Cancelled', 'Expired', 'Lost']],
+        ['Status', ['Working', 'Waiting for an answer', 'Completed', 'Failed', 'Cancelled', 'Expired', 'Lost']],
         ['How a question or model request ended', ['Answered', 'Declined', 'Dismissed', 'Rejected']]
       ]
     );
@@ -154,7 +155,7 @@ describe('the Tasks screen: received and requested tasks, filters, a detail view
       await row(`received:${asked.task.taskId}`).getByText('Waiting for your answer in the Inbox').count(),
       0
     );
-    await status.selectOption({ label: 'Input required' });
+    await status.selectOption({ label: 'Waiting for an answer' });
     await tasks.getByText('0 of 2 tasks match').waitFor();
     await status.selectOption({ label: 'Waiting for you' });
     await tasks.getByText('1 of 2 tasks match').waitFor();
@@ -421,8 +422,16 @@ describe('the Tasks screen: received and requested tasks, filters, a detail view
     const short = `${call.task.taskId.slice(0, 8)}…`;
     await entry.locator('.meta', { hasText: 'Cancelled by you' }).waitFor();
     const meta = (await entry.locator('.meta').textContent()) ?? '';
-    assert.match(meta, new RegExp(`^Question for task ${short} · from Server work · Cancelled by you · `));
+    // Named by the call it was asked for, as the Inbox named it: the task's id only in a tooltip.
+    assert.match(meta, /^Question for the call of slow · from Server work · Cancelled by you · /);
     assert.doesNotMatch(meta, /without a task|Taskdesk/);
+    assert.ok(!meta.includes(short), meta);
+    assert.equal(
+      await entry.locator('.meta span', { hasText: 'for the call of slow' }).getAttribute('title'),
+      `Task ${call.task.taskId}`
+    );
+    // Said once in its row: not again beside its title.
+    assert.equal(await entry.locator('.history-for-call').count(), 0);
     // The task's own entry beside it says the same of who cancelled.
     const tool = history.locator(`li[data-history-id="requested:${call.task.outboundId}"]`);
     await tool.locator('.meta', { hasText: 'Cancelled by you' }).waitFor();
@@ -430,9 +439,7 @@ describe('the Tasks screen: received and requested tasks, filters, a detail view
     const detail = history.locator('.history-detail');
     assert.match(
       (await detail.locator('.meta').first().textContent()) ?? '',
-      new RegExp(
-        `^Asked by Server work for task ${short} · Cancelled by you · The task this was asked for \\(tool slow\\) was cancelled by you\\.`
-      )
+      /^Asked by Server work for the call of slow · Cancelled by you · The task this was asked for \(tool slow\) was cancelled by you\./
     );
     await detail.getByRole('button', { name: 'Close' }).click();
     // The Audit log's Task column names the task it was asked for (it has none of its own).

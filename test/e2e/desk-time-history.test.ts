@@ -89,7 +89,7 @@ describe('the Desk’s time, notifications and History, in headless Chromium aga
 
     const card = page.getByRole('article', { name: 'Approve the refund?' });
     await card.waitFor();
-    assert.match((await card.locator('.meta').textContent()) ?? '', /asked .+ · task /);
+    assert.match((await card.locator('.meta').textContent()) ?? '', /asked .+ · sent as a task · /);
     // What runs out is the question's task: the card says so as Tasks does (Taskdesk keeps it).
     const countdown = card.locator('.task-kept');
     assert.match(
@@ -284,11 +284,12 @@ describe('the Desk’s time, notifications and History, in headless Chromium aga
       [
         ['working', false],
         ['working', true],
-        // Its end said as its badge says it: the person wrote the reply.
-        ['Answered', false]
+        ['completed', false]
       ],
       'the timeline says what the server was told: at first working, then waiting on the person'
     );
+    // Its end said in a badge as the entry's badge says it: the person wrote the reply.
+    assert.equal(await detail.locator('.timeline li').last().locator('[data-status]').textContent(), 'Answered');
     // A link opens only after the person agrees.
     await markdown.getByRole('link', { name: 'the report' }).click();
     await page.getByRole('dialog', { name: 'Open this link?' }).waitFor();

@@ -253,7 +253,11 @@ describe('Taskdesk in headless Chromium, over browser mode, against the real cor
     await history.locator(`li[data-history-id="received:${taskId}"] .history-title`).click();
     const entry = history.locator('.history-detail');
     await entry.locator('.meta [data-status="completed"]', { hasText: /^Answered$/ }).waitFor();
-    assert.equal(await entry.locator('.timeline li').last().locator('.timeline-label').textContent(), 'Answered');
+    // Its end step in a badge, as the steps before it and the entry's own.
+    assert.equal(
+      await entry.locator('.timeline li').last().locator('[data-status="completed"]').textContent(),
+      'Answered'
+    );
     assert.doesNotMatch((await entry.locator('.meta').first().textContent()) ?? '', /Completed/);
     await entry.getByRole('button', { name: 'Close' }).click();
     await page.getByRole('link', { name: 'Tasks' }).click();
@@ -511,7 +515,7 @@ describe('Taskdesk in headless Chromium, over browser mode, against the real cor
   it('with no LLM provider, "Run without asking" warns by the policy, and its request says in the Inbox why a person is asked', async () => {
     await page.getByRole('link', { name: 'Servers' }).click();
     await openServerSettings(page.locator('li[data-server-id="desk"]'));
-    const policy = page.getByRole('group', { name: 'Sampling requests from Server desk' });
+    const policy = page.getByRole('group', { name: 'Model requests from Server desk' });
     const warning = policy.locator('.policy-no-provider');
     await warning.waitFor();
     assert.equal(

@@ -88,7 +88,7 @@ describe('History’s filters in the rows’ words, in headless Chromium against
         ),
       [
         ['Where it stands', ['Waiting for you']],
-        ['Status', ['Working', 'Input required', 'Completed', 'Failed', 'Cancelled', 'Expired', 'Lost']],
+        ['Status', ['Working', 'Waiting for an answer', 'Completed', 'Failed', 'Cancelled', 'Expired', 'Lost']],
         ['How a question or model request ended', ['Answered', 'Declined', 'Dismissed', 'Rejected']]
       ]
     );
@@ -410,7 +410,7 @@ describe('History’s filters in the rows’ words, in headless Chromium against
     const detail = history.locator('.history-detail');
     await detail.getByRole('heading', { name: 'Approve me.' }).waitFor();
     assert.equal(await detail.locator('.meta [data-status]').textContent(), 'Answered');
-    assert.equal(await detail.locator('.timeline li').last().locator('.timeline-label').textContent(), 'Answered');
+    assert.equal(await detail.locator('.timeline li').last().locator('[data-status]').textContent(), 'Answered');
     assert.deepEqual(pageErrors, []);
   });
 });
@@ -462,7 +462,7 @@ describe('the counts and Clear filters of Tasks and History, in headless Chromiu
       'Not ended': 0,
       Ended: 3,
       Working: 0,
-      'Input required': 0,
+      'Waiting for an answer': 0,
       Completed: 0,
       Failed: 0,
       Cancelled: 1,

@@ -83,8 +83,14 @@ describe('History of a rejected model answer and a rejected model request, in he
     const meta = (await detail.locator('.meta').first().textContent()) ?? '';
     assert.match(meta, /Rejected · You rejected the model’s answer; its server did not get it\.$/);
     assert.doesNotMatch(meta, /User rejected sampling request/, 'the protocol’s words are not the person’s');
-    const last = detail.locator('.timeline li').last();
-    assert.equal(await last.locator('.timeline-label').textContent(), 'Rejected', 'not “Failed”');
+    // Its end in a badge, as the step before it shows its status, and the entry's own badge says it.
+    const steps = detail.locator('.timeline li');
+    assert.equal(await steps.first().locator('[data-status]').textContent(), 'Working');
+    const last = steps.last();
+    const badge = last.locator('[data-status]');
+    assert.equal(await badge.textContent(), 'Rejected', 'not “Failed”');
+    assert.equal(await badge.getAttribute('class'), await detail.locator('.meta [data-status]').getAttribute('class'));
+    assert.equal(await last.locator('.timeline-label').count(), 0, 'not words beside the badges');
     assert.match((await last.textContent()) ?? '', /You rejected the model’s answer; its server did not get it\.$/);
     // What was rejected, in sight, under its own heading.
     await detail.getByRole('heading', { name: 'Rejected answer', exact: true }).waitFor();

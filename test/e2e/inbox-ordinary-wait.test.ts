@@ -176,7 +176,15 @@ describe('an ordinary request its server may stop waiting for', () => {
       .catch((error: unknown) => error);
     const card = page.getByRole('article', { name: 'Which shelf for the crates?' });
     await card.waitFor();
-    assert.match((await card.locator('.meta').textContent()) ?? '', / · the server’s task \S+ waits on it · /);
+    // A task the Desk does not know as a call of Taskdesk's: named by its server, its id only in a tooltip.
+    assert.match(
+      (await card.locator('.meta').textContent()) ?? '',
+      / · asked .+ · one of Server a’s tasks waits on it · /
+    );
+    assert.equal(
+      await card.locator('.meta span', { hasText: 'one of Server a’s tasks waits on it' }).getAttribute('title'),
+      'Task task-of-the-server'
+    );
     await card.locator('.wait-note:not(.banner-warning)').waitFor();
     assert.equal(
       await card.locator('.wait-note').textContent(),
@@ -191,6 +199,28 @@ describe('an ordinary request its server may stop waiting for', () => {
     await card.getByRole('button', { name: 'Decline' }).click();
     await passUndoWindow(page);
     assert.equal(((await asked) as { action?: string }).action, 'decline');
+    // History says it in the Inbox's words, not by the task's id.
+    await page
+      .getByRole('navigation', { name: 'Sections' })
+      .getByRole('link', { name: 'History', exact: true })
+      .click();
+    const entry = page
+      .getByRole('region', { name: 'History' })
+      .locator('.history-list li', { has: page.locator('.history-title', { hasText: 'Which shelf for the crates?' }) });
+    const meta = entry.locator('.meta');
+    await meta.waitFor();
+    assert.match(
+      (await meta.textContent()) ?? '',
+      /^Question for one of Server a’s tasks · from Server a · Declined · /
+    );
+    assert.equal(
+      await meta.locator('span', { hasText: 'for one of Server a’s tasks' }).getAttribute('title'),
+      'Task task-of-the-server'
+    );
+    await page
+      .getByRole('navigation', { name: 'Sections' })
+      .getByRole('link', { name: /^Inbox/ })
+      .click();
     assert.deepEqual(desk.pageErrors, []);
   });
 
@@ -210,7 +240,15 @@ describe('an ordinary request its server may stop waiting for', () => {
     );
     const card = page.getByRole('article', { name: 'Which dock for the crates?' });
     await card.waitFor();
-    assert.match((await card.locator('.meta').textContent()) ?? '', / · task \S+ · Taskdesk keeps the task/);
+    // Sent as a task, which Taskdesk keeps: said in words, its id only in a tooltip.
+    assert.match(
+      (await card.locator('.meta').textContent()) ?? '',
+      / · asked .+ · sent as a task · Taskdesk keeps the task/
+    );
+    assert.equal(
+      await card.locator('.meta span', { hasText: 'sent as a task' }).getAttribute('title'),
+      `Task ${created.task.taskId}`
+    );
     await page.clock.fastForward(41_000);
     // Its task's time is counted instead, and no note says the server may stop waiting.
     await card.locator('.meta', { hasText: /Taskdesk keeps the task and its result for \d+ min/ }).waitFor();

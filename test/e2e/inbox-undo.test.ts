@@ -1,10 +1,13 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { ElicitResultSchema } from '@modelcontextprotocol/sdk/types.js';
+import { CreateMessageResultSchema, ElicitResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { Page, Route } from 'playwright-core';
-import { peerServer, type PeerServer } from '../support/host-fixture.js';
+import { type FakeOpenAIServer } from '../support/fake-openai-server.js';
+import { nextEvent, peerServer, type InMemoryHostFixture, type PeerServer } from '../support/host-fixture.js';
 import { startDesk, type DeskFixture } from './desk-fixture.js';
 import { recordSaid, said, saidTimes } from './live-region.js';
+import { buildRenderer, openDesk } from './renderer-build.js';
+import { sampling, startReviewDesk } from './review-desk.js';
 
 /** An ordinary (not task) form question with one text field, Note. */
 const ask = (message: string) => ({
@@ -413,5 +416,101 @@ describe('Undo after Decline or Dismiss in the Inbox', () => {
     assert.equal(await page.getByRole('dialog').count(), 0);
     assert.equal(await waiting(id), false);
     assert.deepEqual(desk.pageErrors, []);
+  });
+});
+
+/**
+ * A Reject of a model request, or of a model's answer under review, is held as a Decline is, and
+ * said as one: what was done, then whose and which. Undo then names what it brought back as the
+ * Reject named it. After a Reject of an answer, Undo said "Brought back Server desk’s model
+ * request …": the request was never what was rejected.
+ */
+describe('Undo after Reject of a model request or of a model’s answer in the Inbox', () => {
+  let built: Awaited<ReturnType<typeof buildRenderer>>;
+  let fixture: InMemoryHostFixture;
+  let llm: FakeOpenAIServer;
+  let peer: PeerServer;
+  let page: Page;
+  const closers: Array<() => Promise<unknown>> = [];
+  const pageErrors: string[] = [];
+
+  before(async () => {
+    built = await buildRenderer();
+    ({ fixture, llm, peer } = await startReviewDesk());
+    // The page's clock is driven here: the undo window passes when the test says.
+    const opened = await openDesk(fixture.host, built.dir, pageErrors, { beforeLoad: (at) => at.clock.install() });
+    closers.push(
+      () => opened.browser.close(),
+      () => opened.server.close()
+    );
+    ({ page } = opened);
+    await recordSaid(page);
+  });
+
+  after(async () => {
+    for (const close of closers.splice(0).reverse()) await close().catch(() => undefined);
+    await fixture?.dispose();
+    await llm?.close();
+    built?.remove();
+  });
+
+  /** Asks the model request `text` (no task); resolves with its error once it was answered. */
+  const ask = (text: string) =>
+    peer.server.request({ method: 'sampling/createMessage', params: sampling(text) }, CreateMessageResultSchema).then(
+      () => undefined,
+      (error: unknown) => error
+    );
+
+  /** Rejects `id`'s card, and undoes it: what its line and the live region said. */
+  async function rejectAndUndo(id: string, rejected: RegExp, broughtBack: RegExp) {
+    const card = page.locator(`article[data-inbox-id="${id}"]`);
+    await card.getByRole('button', { name: 'Reject' }).click();
+    const line = page.locator(`.inbox-held[data-held-id="${id}"]`);
+    await line.waitFor();
+    assert.match(((await line.textContent()) ?? '').replace(/ Undo$/, ''), rejected);
+    await saidTimes(
+      page,
+      new RegExp(`${rejected.source.replace(/\$$/, '')} You can undo it for 5 seconds: press u\\.$`)
+    );
+    await line.getByRole('button', { name: 'Undo' }).click();
+    await card.waitFor();
+    await saidTimes(page, broughtBack);
+    // Rejected for good: it goes once its window ends.
+    await card.getByRole('button', { name: 'Reject' }).click();
+    await line.waitFor();
+    await page.clock.fastForward(5_000);
+  }
+
+  it('says a Reject of a model request as a Decline is said, and Undo brings back the model request', async () => {
+    const approval = nextEvent(fixture.host, 'inbox.added', ({ item }) => item.kind === 'sampling-approval');
+    const asked = ask('Write a limerick.');
+    const { id } = (await approval).item;
+    await rejectAndUndo(
+      id,
+      /^Rejected Server desk’s model request “Write a limerick\.”$/,
+      /^Brought back Server desk’s model request “Write a limerick\.”$/
+    );
+    assert.match(String(await asked), /User rejected sampling request/);
+    assert.deepEqual(pageErrors, []);
+  });
+
+  it('names the model’s answer as what a Reject in review rejected, and what Undo brought back', async () => {
+    llm.enqueue({ kind: 'text', tokens: ['Once upon a time ', 'a dragon sold tea.'] });
+    const { host } = fixture;
+    const approval = nextEvent(host, 'inbox.added', ({ item }) => item.kind === 'sampling-approval');
+    const reviewed = nextEvent(host, 'inbox.added', ({ item }) => item.kind === 'sampling-review');
+    const asked = ask('Tell a story about a dragon.');
+    await host.call('inbox.answer', { id: (await approval).item.id, answer: { action: 'approve' } });
+    await rejectAndUndo(
+      (await reviewed).item.id,
+      /^Rejected the model’s answer to Server desk’s model request “Tell a story about a dragon\.”$/,
+      /^Brought back the model’s answer to Server desk’s model request “Tell a story about a dragon\.”$/
+    );
+    assert.match(String(await asked), /User rejected sampling request/);
+    assert.ok(
+      !(await said(page)).some((text) => /^Brought back Server desk’s model request “Tell a story/.test(text)),
+      'not the request: its answer was what was rejected'
+    );
+    assert.deepEqual(pageErrors, []);
   });
 });

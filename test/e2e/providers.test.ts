@@ -64,6 +64,12 @@ describe('the LLM providers screen, against the real core and OpenAI-compatible 
 
   it('adds a provider with a key and rated models; the key is stored, never shown', async () => {
     await screen.getByText(/^No provider yet/).waitFor();
+    // Servers' requests for a model named as the rest of the Desk names them, not the protocol's "sampling".
+    assert.match((await screen.locator('.lede').textContent()) ?? '', /they answer servers’ model requests\. /);
+    assert.match(
+      (await screen.getByText(/^No provider yet/).textContent()) ?? '',
+      /^No provider yet: the Assistant has no model to chat with, and servers’ model requests are answered by a person\./
+    );
     await form.getByRole('button', { name: 'Add provider' }).click();
     // Name and Base URL: the Id, filled in from the Name, is not one more thing to correct.
     await form.getByText('2 fields need correcting.').waitFor();
@@ -265,7 +271,7 @@ describe('the LLM providers screen, against the real core and OpenAI-compatible 
     // The models it lists that this server does not offer: said, with what to do.
     assert.equal(
       await card.locator('.test-missing').textContent(),
-      'Not offered by this server: fake-small, fake-large. A conversation or sampling run that asks for one of them will fail; choose another model, or remove them with Edit.'
+      'Not offered by this server: fake-small, fake-large. A conversation or model request that asks for one of them will fail; choose another model, or remove them with Edit.'
     );
     assert.ok(local.requests.length > 0);
     assert.ok(
@@ -341,7 +347,14 @@ describe('the LLM providers screen, against the real core and OpenAI-compatible 
     assert.equal(await card.locator('.provider-health').textContent(), `Failing since ${since}: ${why}`);
 
     await card.getByRole('button', { name: 'Remove Nowhere' }).click();
-    await page.getByRole('dialog', { name: 'Remove Nowhere?' }).getByRole('button', { name: 'Remove' }).click();
+    const removing = page.getByRole('dialog', { name: 'Remove Nowhere?' });
+    await removing
+      .getByText(
+        'Taskdesk forgets its settings and deletes its stored key. Servers’ model requests no longer run on it.',
+        { exact: true }
+      )
+      .waitFor();
+    await removing.getByRole('button', { name: 'Remove' }).click();
     await card.waitFor({ state: 'detached' });
     assert.deepEqual(
       (await fixture.host.call('providers.list', {})).map((p) => p.id),

@@ -348,7 +348,7 @@ describe('sampling policy, request editing and live text in the UI', () => {
     await page.getByRole('link', { name: 'Servers' }).click();
     const item = page.locator('li[data-server-id="p"]');
     await openServerSettings(item);
-    const policy = item.getByRole('group', { name: 'Sampling requests from Server p' });
+    const policy = item.getByRole('group', { name: 'Model requests from Server p' });
     await page.locator('li[data-server-id="p"] fieldset[data-policy-mode="ask"]').waitFor();
     assert.equal(await policy.getByLabel('Ask me first').isChecked(), true);
     assert.equal(await policy.getByLabel('Review answers before they go back').isChecked(), true);
@@ -362,7 +362,7 @@ describe('sampling policy, request editing and live text in the UI', () => {
     // The change is announced once the host has saved it.
     await page
       .getByRole('status')
-      .filter({ hasText: 'Sampling requests from Server p: Run without asking, answers go back without review.' })
+      .filter({ hasText: 'Model requests from Server p: Run without asking, answers go back without review.' })
       .waitFor({ state: 'attached' });
     assert.deepEqual(await fixture.host.call('sampling.getPolicy', { serverId: 'p' }), {
       mode: 'auto',

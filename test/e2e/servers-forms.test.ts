@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import path from 'node:path';
 import { type Browser, type Locator, type Page } from 'playwright-core';
@@ -494,7 +495,7 @@ describe('the Servers screen: adding, editing and importing servers', () => {
     await openServerSettings(card);
     await card.getByRole('radio', { name: 'Refuse' }).check();
     // In the words of the choice on the card, not the setting's name ("refuse").
-    await saidTimes(/^Sampling requests from Echo: Refuse\.$/);
+    await saidTimes(/^Model requests from Echo: Refuse\.$/);
     assert.equal((await said()).filter((text) => /Echo is disconnected/.test(text)).length, 1, 'only the person’s own');
     // Connected again for the tests below.
     assert.equal((await host.call('servers.connect', { serverId: 'echo' })).state.status, 'ready');
@@ -1084,20 +1085,20 @@ describe('the Servers screen with 15 servers, by keyboard', () => {
     const from = stops.indexOf('Server output (stderr) of Server 1');
     assert.deepEqual(stops.slice(from, from + 5), [
       'Server output (stderr) of Server 1',
-      'Settings of Server 1: sampling asks you first · no folders',
+      'Settings of Server 1: model requests ask you first · no folders',
       'Edit Server 1',
       'Connect Server 1',
       'Remove Server 1'
     ]);
     // The ready server's settings are folded too: no policy choice nor folder in the Tab order.
-    assert.ok(stops.includes('Settings of Echo: sampling asks you first · no folders'));
+    assert.ok(stops.includes('Settings of Echo: model requests ask you first · no folders'));
     assert.ok(!stops.includes('Folder path') && !stops.includes('Ask me first'), stops.join(' | '));
     assert.deepEqual(pageErrors, []);
   });
 
   it('opens a card’s settings when asked: its sampling policy and folders', async () => {
     const card = page.locator('li[data-server-id="s2"]');
-    const policy = card.getByRole('group', { name: 'Sampling requests from Server 2' });
+    const policy = card.getByRole('group', { name: 'Model requests from Server 2' });
     assert.equal(await policy.isVisible(), false);
     await card.locator('summary', { hasText: 'Settings' }).click();
     await policy.getByRole('radio', { name: 'Refuse' }).check();
@@ -1107,12 +1108,28 @@ describe('the Servers screen with 15 servers, by keyboard', () => {
       .getByRole('group', { name: /^Folders/ })
       .getByText('No folders.')
       .waitFor();
-    await card.locator('summary', { hasText: 'Settings of Server 2: sampling refused · no folders' }).waitFor();
+    await card.locator('summary', { hasText: 'Settings of Server 2: model requests refused · no folders' }).waitFor();
+    // A choice that cannot be saved (a directory where the policies' file goes) says so in the field's words.
+    const policies = path.join(data.dir, 'sampling-policies.json');
+    fs.rmSync(policies);
+    fs.mkdirSync(policies);
+    // A click, not `check`: the choice goes back to Refuse as soon as the save fails, which `check` would take for a click that did nothing.
+    await policy.getByRole('radio', { name: 'Ask me first' }).click();
+    await card
+      .locator('.action-error-what')
+      .getByText('The model request setting of Server 2 was not saved.', { exact: true })
+      .waitFor();
+    fs.rmdirSync(policies);
+    assert.equal((await host.call('sampling.getPolicy', { serverId: 's2' })).mode, 'refuse');
+    await card.locator('fieldset[data-policy-mode="refuse"] input[value="refuse"]:checked').waitFor();
+    await card.locator('.action-error-dismiss').click();
     // The ready server's settings are folded too, until asked; then they stay open, a drop of
     // the connection or not, until the person folds them.
     const ready = page.locator('li[data-server-id="echo"]');
-    const readyPolicy = ready.getByRole('group', { name: 'Sampling requests from Echo' });
-    const summary = ready.locator('summary', { hasText: 'Settings of Echo: sampling asks you first · no folders' });
+    const readyPolicy = ready.getByRole('group', { name: 'Model requests from Echo' });
+    const summary = ready.locator('summary', {
+      hasText: 'Settings of Echo: model requests ask you first · no folders'
+    });
     assert.equal(await readyPolicy.isVisible(), false);
     await summary.click();
     await readyPolicy.waitFor();

@@ -181,7 +181,8 @@ describe('the desk with a 2026-07-28 server over stdio (tasks extension)', () =>
     await question.waitFor();
     const meta = (await question.locator('.meta').textContent()) ?? '';
     assert.match(meta, /^From Server modern · /);
-    assert.match(meta, / · the server’s task \S+ waits on it · for tool ask-name · waiting for \d+ s$/);
+    // The task it was asked for is the person's call, named by its tool: not by the server's id for it.
+    assert.match(meta, / · your call of ask-name waits on it · waiting for \d+ s$/);
     await question.getByLabel('name').fill('Ada');
     await question.getByRole('button', { name: 'Submit' }).click();
     await question.waitFor({ state: 'detached' });

@@ -135,7 +135,7 @@ describe('model requests waiting for a person’s reply when a provider is added
       const status = await host.call('tasks.get', { taskId });
       assert.equal(
         status.task.statusMessage,
-        'Waiting for your answer in the Inbox: approve a sampling request from Server a'
+        'Waiting for your answer in the Inbox: approve a model request from Server a'
       );
 
       // Approved, the plain one runs on the model; the task's the person answers themselves.

@@ -9,6 +9,7 @@ import type { SamplingAuditEvent } from '../../../app/sampling/sampling-audit.js
 import type { ApprovalGate } from '../../../app/sampling/approval-gate.js';
 import { SamplingPolicySchema, type SamplingPolicy } from '../../../app/contract/sampling-policy.js';
 import { lastRanRequest } from '../../../app/contract/request-changes.js';
+import type { InboxItem } from '../../../app/contract/host-api.js';
 import { FakeOpenAIServer } from '../../support/fake-openai-server.js';
 import { makeContext, makeRunner, samplingParams, SECRET_KEY, textOf } from './harness.js';
 import { ScriptedApprovalGate, unreachableGate } from './scripted-approval-gate.js';
@@ -74,7 +75,7 @@ describe('PolicySamplingRunner', { timeout: 15_000 }, () => {
     const running = runner.run(samplingParams({ modelPreferences: { hints: [{ name: 'large' }] } }), context);
     const pending = await gate.approvals.next();
     assert.deepEqual(waitingFor.items, [
-      { message: 'Waiting for your answer in the Inbox: approve a sampling request from Test server' }
+      { message: 'Waiting for your answer in the Inbox: approve a model request from Test server' }
     ]);
     assert.equal(server.chatRequests.length, before, 'no model call before approval');
     assert.equal(pending.draft.model, 'fake-large');
@@ -174,7 +175,7 @@ describe('PolicySamplingRunner', { timeout: 15_000 }, () => {
     // No "working" step between the wait and the rejection that ends the task.
     assert.deepEqual(
       waitingFor.items.map((item) => item.message),
-      ['Waiting for your answer in the Inbox: approve a sampling request from Test server']
+      ['Waiting for your answer in the Inbox: approve a model request from Test server']
     );
     assert.deepEqual(decisions(audit), ['sampling.request:rejected']);
     assert.equal(audit[0]!.reason, 'not now');
@@ -287,6 +288,25 @@ describe('PolicySamplingRunner', { timeout: 15_000 }, () => {
     });
     assert.deepEqual(decisions(audit), ['sampling.request:withdrawn']);
     assert.equal(audit[0]?.reason, 'The task it was asked for (tool slow) was cancelled by you.');
+  });
+
+  it('refuses a changed request that is no valid model request, in the Desk’s words, and keeps it waiting', async () => {
+    let asked: (item: InboxItem) => void = () => undefined;
+    const added = new Promise<InboxItem>((resolve) => (asked = resolve));
+    const inbox = new Inbox(new ManualClock(), { added: (item) => asked(item), removed: () => undefined });
+    const { runner } = await setup({ mode: 'ask' }, new InboxApprovalGate(inbox));
+    const running = runner.run(samplingParams(), makeContext().context);
+    const { id } = await added;
+    assert.throws(
+      () => inbox.answer(id, { action: 'approve', params: { maxTokens: 5 } }),
+      (error: unknown) =>
+        error instanceof HostError &&
+        error.code === JsonRpcCode.InvalidParams &&
+        /^The edited request is not a valid model request: messages: /.test(error.message)
+    );
+    assert.equal(inbox.list().length, 1, 'still waiting for the person');
+    inbox.answer(id, { action: 'reject' });
+    assert.equal((await running).type, 'error');
   });
 
   it('audits a model failure, and never a key', async () => {

@@ -44,6 +44,17 @@ describe('history values', () => {
     assert.equal(previews.length, 16);
   });
 
+  it('names a model request with no text to quote as one, in the Desk’s words, not the protocol’s', () => {
+    // As the Tasks row names it ("A model request"): "sampling" is the protocol's word.
+    assert.equal(titleOfReceived('sampling', { messages: [] }), 'A model request');
+    assert.equal(
+      titleOfReceived('sampling', {
+        messages: [{ role: 'user', content: { type: 'image', data: '', mimeType: 'image/png' } }]
+      }),
+      'A model request'
+    );
+  });
+
   it('previews a tool call’s arguments in a line of at most 80 characters, cut with an ellipsis', () => {
     assert.equal(
       argumentsPreview({ message: 'hi', count: 3, tags: ['a', 'b'], nested: { ok: true } }),

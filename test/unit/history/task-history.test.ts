@@ -871,6 +871,18 @@ describe('TaskHistory', () => {
       history.close();
     });
 
+    it('finds a task whose server waits for an answer by the words its badge and Status filter say, not the protocol’s', () => {
+      const { history } = fresh();
+      history.recordRequested(requested('o1', { state: 'input_required' }));
+      history.recordRequested(requested('o2'));
+      const ids = (filter: Parameters<typeof history.list>[0]) =>
+        history.list(filter).entries.map((summary) => summary.id);
+      assert.deepEqual(ids({ status: 'input_required' }), ['requested:o1']);
+      assert.deepEqual(ids({ text: 'waiting for an answer' }), ['requested:o1']);
+      assert.deepEqual(ids({ text: 'input required' }), [], 'words no row shows');
+      history.close();
+    });
+
     it('finds an entry by the preview its row shows beside the title', () => {
       const { history } = fresh();
       history.recordRequested(requested('o1', { arguments: { topic: 'ambiguous topic' } }));

@@ -227,7 +227,7 @@ describe('where an inbox answer goes', () => {
     // The request named, then a sentence of its own for what became of the answer.
     assert.match(
       rejected,
-      /^Request from Books rejected: “Summarise chapter one”\. Answer kept for Books until .+: it gets it when it asks for this task\.$/
+      /^Rejected Books’s model request “Summarise chapter one”\. Answer kept for Books until .+: it gets it when it asks for this task\.$/
     );
     const question = item(task);
     assert.match(
@@ -261,7 +261,7 @@ describe('where an inbox answer goes', () => {
     );
     assert.equal(
       answerSaid(request, 'reject', { kind: 'now' }, requestRejectedText(request)),
-      'Request from Books rejected: “Summarise chapter one”.'
+      'Rejected Books’s model request “Summarise chapter one”.'
     );
     assert.match(
       answerSaid(question, 'accept', answerDelivery(question, earlier), answerSentText(question)),

@@ -4,6 +4,8 @@ import type { InboxItem } from '../../../app/contract/host-api.js';
 import {
   ANSWERED_QUESTION_LIMIT,
   answerSentText,
+  broughtBackText,
+  namedItem,
   refusedText,
   replySentText,
   requestRejectedText
@@ -97,15 +99,41 @@ describe('the Inbox line once an answer went', () => {
   });
 
   it('names the request a rejection is of, the same way', () => {
-    assert.equal(
-      requestRejectedText(modelRequest('sampling-approval', ['Summarise chapter one'])),
-      'Request from Books rejected: “Summarise chapter one”.'
-    );
     assert.notEqual(
       requestRejectedText(modelRequest('sampling-approval', ['Summarise chapter one'])),
       requestRejectedText(modelRequest('sampling-approval', ['Summarise chapter two']))
     );
-    assert.equal(requestRejectedText(modelRequest('sampling-approval', [])), 'Request from Books rejected.');
+  });
+});
+
+describe('the Inbox line once a model request, or its model’s answer, was rejected', () => {
+  it('says it as a question’s Decline is said: what was done, then whose and which', () => {
+    // It read "Request from Books rejected: “…”.", beside "Declined Books’s question “…”.".
+    assert.equal(
+      requestRejectedText(modelRequest('sampling-approval', ['Summarise chapter one'])),
+      'Rejected Books’s model request “Summarise chapter one”.'
+    );
+    assert.equal(
+      requestRejectedText(modelRequest('sampling', ['Write one word.'])),
+      'Rejected Books’s model request “Write one word.”'
+    );
+    assert.equal(requestRejectedText(modelRequest('sampling-approval', [])), 'Rejected: Books’s model request.');
+  });
+
+  it('names the model’s answer in review as what was rejected, as the audit log does, and so what an Undo brings back', () => {
+    const review = modelRequest('sampling-review', ['Summarise chapter one']);
+    assert.equal(
+      requestRejectedText(review),
+      'Rejected the model’s answer to Books’s model request “Summarise chapter one”.'
+    );
+    assert.equal(
+      broughtBackText(namedItem(review)),
+      'Brought back the model’s answer to Books’s model request “Summarise chapter one”.'
+    );
+    assert.equal(
+      requestRejectedText(modelRequest('sampling-review', [])),
+      'Rejected: the model’s answer to Books’s model request.'
+    );
   });
 });
 
@@ -136,7 +164,7 @@ describe('the Inbox line once a question was declined or dismissed', () => {
   it('names a model request by its last text', () => {
     assert.equal(
       refusedText(
-        modelRequest('sampling-review', ['Summarise chapter one', 'It is long.', 'Shorter, please']),
+        modelRequest('sampling-approval', ['Summarise chapter one', 'It is long.', 'Shorter, please']),
         'cancel'
       ),
       'Dismissed Books’s model request “Shorter, please”.'
@@ -146,6 +174,6 @@ describe('the Inbox line once a question was declined or dismissed', () => {
   it('keeps the server’s line when the question has no words', () => {
     assert.equal(refusedText(question('   '), 'decline'), 'Declined: Books’s question.');
     assert.equal(refusedText(question(undefined), 'cancel'), 'Dismissed: Books’s question.');
-    assert.equal(refusedText(modelRequest('sampling-review', []), 'decline'), 'Declined: Books’s model request.');
+    assert.equal(refusedText(modelRequest('sampling-approval', []), 'decline'), 'Declined: Books’s model request.');
   });
 });

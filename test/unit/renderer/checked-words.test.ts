@@ -17,10 +17,11 @@ describe('what Check now says it found', () => {
     );
     // Its question in the Inbox while the server still says working: as its badge, waiting for you.
     assert.equal(standingWords('working', true), 'waiting for you');
-    // Input the person is not asked for here (none in the Inbox): not "still input required".
+    // Input the person is not asked for here (none in the Inbox): as its badge says it, not the
+    // protocol's "input required".
     assert.equal(
       checkedWords({ before: waiting, after: standingWords('input_required', false), ago: '2 min ago' }),
-      'Checked 2 min ago; now waiting for input.'
+      'Checked 2 min ago; now waiting for an answer.'
     );
     assert.equal(
       checkedWords({ before: working, after: standingWords('completed', false), ago: 'just now' }),

@@ -17,6 +17,9 @@ import {
   waitsOnYou
 } from '../../../renderer/tasks/task-items.js';
 import { notFetchedLine, unfetchedOf } from '../../../renderer/tasks/unfetched-answer.js';
+import { inboundView } from '../../../app/host/inbound-view.js';
+import { inboundSummary } from '../../../app/host/task-summary.js';
+import { TASK_RECORD_VERSION, type TaskRecord } from '../../../app/receiver/task-record.js';
 
 const at = '2026-06-01T00:00:00.000Z';
 
@@ -52,6 +55,21 @@ function requested(extra: Partial<OutboundTaskView>): OutboundTaskView {
 }
 
 const search = (text: string) => ({ ...NO_TASK_FILTER, text });
+
+/** A model request the person rejected, as the receiver keeps it, with its runner's `notes`. */
+function rejectedRecord(notes: TaskRecord['notes']): TaskRecord {
+  return {
+    schemaVersion: TASK_RECORD_VERSION,
+    task: { taskId: 'r1', status: 'failed', createdAt: at, lastUpdatedAt: at, ttl: 60_000 },
+    owner: { serverId: 'a', serverName: 'Server a', identity: 'a' },
+    kind: 'sampling',
+    request: { messages: [{ role: 'user', content: { type: 'text', text: 'Plan the offsite' } }] },
+    expiresAt: Date.parse(at) + 60_000,
+    outcome: { type: 'error', error: { code: -1, message: 'User rejected sampling request' } },
+    notes,
+    sequence: 1
+  };
+}
 
 describe('the Tasks screen’s rows', () => {
   it('finds a tool call by the arguments its row shows, as History’s search does', () => {
@@ -190,21 +208,20 @@ describe('the Tasks screen’s rows', () => {
   });
 
   it('finds a row by words of its outcome, and a turned-down model request by "rejected"', () => {
-    const rejected = receivedItem(
-      received({ type: 'error', error: { code: -1, message: 'User rejected sampling request' } }, 'failed')
-    );
+    const rejected = receivedItem(inboundSummary(rejectedRecord([{ phase: 'awaiting-approval' }])));
     assert.equal(rejected.rejected, true);
     // Rejected before any model ran (its notes say no model answered): said as History says it.
     assert.equal(itemOutcome(rejected), 'You rejected the model request; no model ran.');
     // Its approved run failed first, then the person rejected it: a model ran, and why it failed is said.
-    const afterFailure = receivedItem({
-      ...rejected.inbound!,
-      notes: [
-        { phase: 'awaiting-approval' },
-        { phase: 'model', providerId: 'fake', model: 'fake-small' },
-        { phase: 'awaiting-approval', lastFailure: { message: 'Fake LLM refused access.', providerId: 'fake' } }
-      ]
-    });
+    const afterFailure = receivedItem(
+      inboundSummary(
+        rejectedRecord([
+          { phase: 'awaiting-approval' },
+          { phase: 'model', providerId: 'fake', model: 'fake-small' },
+          { phase: 'awaiting-approval', lastFailure: { message: 'Fake LLM refused access.', providerId: 'fake' } }
+        ])
+      )
+    );
     assert.equal(
       itemOutcome(afterFailure),
       'You rejected the model request after its model run failed (Fake LLM refused access); its server did not get an answer.'
@@ -220,6 +237,35 @@ describe('the Tasks screen’s rows', () => {
     );
     assert.ok(matchesTask(answered, search('tides noon')));
     assert.ok(!matchesTask(answered, search('rejected')));
+  });
+
+  it('says which the person rejected as the whole record does, however many notes its runner kept', () => {
+    // Four approved runs failed and were tried again, then the fifth answered, and the person
+    // rejected that answer in review: 18 notes, its last phase (the review) past the 12 a list keeps.
+    const tries = Array.from({ length: 4 }, (_, index) => [
+      {
+        phase: 'awaiting-approval',
+        ...(index > 0 && { lastFailure: { message: 'Fake LLM is overloaded.', providerId: 'fake' } })
+      },
+      { answeredBy: 'user', action: 'approve' },
+      { phase: 'model', providerId: 'fake', model: 'fake-small' },
+      { failure: 'Fake LLM is overloaded.' }
+    ]).flat();
+    const record = rejectedRecord([
+      ...tries,
+      { phase: 'awaiting-approval', lastFailure: { message: 'Fake LLM is overloaded.', providerId: 'fake' } },
+      {
+        phase: 'awaiting-review',
+        providerId: 'fake',
+        model: 'fake-small',
+        result: { role: 'assistant', content: { type: 'text', text: 'Go to the coast.' } }
+      }
+    ]);
+    const listed = inboundSummary(record);
+    assert.equal(listed.truncated, true, 'the list’s copy of its notes is cut short');
+    const said = 'You rejected the model’s answer; its server did not get it.';
+    assert.equal(itemOutcome(receivedItem(listed)), said, 'the row, from the list');
+    assert.equal(itemOutcome(receivedItem(inboundView(record))), said, 'as the whole record says it');
   });
 
   it('says why a tool task failed as its outcome, the error that failed it as a note, and none for the generic "has no result stored"', () => {

@@ -11,7 +11,7 @@ import { DateTime } from '../components/date-time.js';
 import { JsonView } from '../components/json-view.js';
 import { RawToggle } from '../components/raw-toggle.js';
 import { ScrollingPre } from '../components/scrolling-pre.js';
-import { ProgressLine } from '../components/progress-line.js';
+import { TaskProgress } from '../components/progress-line.js';
 import { ShortId } from '../components/short-id.js';
 import { StatusBadge } from '../components/status-badge.js';
 import { questionEndLabel, statusLabel } from '../components/status-words.js';
@@ -483,9 +483,10 @@ export function TaskDetail({
               </div>
             ) : null}
           </dl>
-          {progress?.latest ? (
+          {outbound && progress?.latest ? (
             <div className="detail-progress">
-              <ProgressLine progress={progress.latest} label={`Progress of ${shown.title}`} />
+              {/* A bar while it runs; once it ended, where it got to in words, as its card on Tools says. */}
+              <TaskProgress state={outbound.state} progress={progress.latest} label={`Progress of ${shown.title}`} />
               <p className="muted small-text">
                 {progress.count} progress {progress.count === 1 ? 'update' : 'updates'}, the latest{' '}
                 <DateTime iso={progress.latest.at} />

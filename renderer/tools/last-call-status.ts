@@ -1,6 +1,7 @@
-import type { HistorySummary } from '../../app/contract/host-api.js';
+import type { HistorySummary, OutboundTaskView, PlainCallView } from '../../app/contract/host-api.js';
 import { statusLabel } from '../components/status-words.js';
 import { endLabel } from '../history/cancelled-label.js';
+import { isTerminal } from '../store/task-status.js';
 
 /**
  * How a call ended, or stands, in the words of its History badge ("completed", "cancelled by you"),
@@ -8,6 +9,34 @@ import { endLabel } from '../history/cancelled-label.js';
  */
 export function lastCallStatus(entry: HistorySummary): string {
   return lowerFirst(endLabel(entry) ?? statusLabel(entry.status));
+}
+
+/**
+ * Whether a call of `toolName` on the server of `entry` started after the call `entry` records
+ * and runs still: a plain call (`calls`, which holds only running ones) or a task. The tool's card
+ * shows that call running below its "Last called" line, which then speaks of the one before it.
+ */
+export function laterCallRuns(
+  entry: Pick<HistorySummary, 'serverId' | 'createdAt'>,
+  toolName: string,
+  calls: Readonly<Record<string, PlainCallView>>,
+  tasks: Readonly<Record<string, OutboundTaskView>>
+): boolean {
+  const later = (call: { serverId: string; toolName: string }, startedAt: string) =>
+    call.serverId === entry.serverId && call.toolName === toolName && startedAt > entry.createdAt;
+  return (
+    Object.values(calls).some((call) => later(call, call.startedAt)) ||
+    Object.values(tasks).some((task) => !isTerminal(task.state) && later(task, task.createdAt))
+  );
+}
+
+/**
+ * How a tool card's line about its last call in History starts: "Last called at", or, while a
+ * later call of the tool runs (see {@link laterCallRuns}), "Previous call at": the line said
+ * "Last called at …: completed" just above "… running for 2 s", as if that were where things stood.
+ */
+export function lastCallLead(laterRuns: boolean): string {
+  return laterRuns ? 'Previous call at' : 'Last called at';
 }
 
 /** A badge's words within a sentence: "Waiting for you" as "waiting for you". */

@@ -1,7 +1,7 @@
 import { memo, useEffect, useState } from 'react';
 import type { HistorySummary } from '../../app/contract/host-api.js';
 import { DateTime } from '../components/date-time.js';
-import { lastCallStatus, lowerFirst } from './last-call-status.js';
+import { lastCallLead, lastCallStatus, laterCallRuns, lowerFirst } from './last-call-status.js';
 import { sameLastCalls } from './same-last-calls.js';
 import { statusLabel } from '../components/status-words.js';
 import { WAITING_FOR_YOU_LABEL } from '../tasks/task-items.js';
@@ -82,9 +82,16 @@ const NONE: ReadonlyMap<string, HistorySummary> = new Map();
  * "Last called at <time>: completed — see it in History", on a tool's card; for a task still
  * running, "see it on Tasks", where it is followed live (its History entry's id is its Tasks key,
  * `requested:<outboundId>`): "input required — see it in History" sent a person to a record of
- * what was waiting for them.
+ * what was waiting for them. "Previous call at …" while a later call of the tool runs on the card.
  */
-export const LastCallLine = memo(function LastCallLine({ entry }: { entry: HistorySummary }) {
+export const LastCallLine = memo(function LastCallLine({
+  entry,
+  toolName
+}: {
+  entry: HistorySummary;
+  /** The tool of the card (its calls running now are found by it). */
+  toolName: string;
+}) {
   // A task still running says where it stands now, in its badge's words ("Waiting for you" while
   // its server's question waits on the person), as its card and its row on Tasks do: History's
   // record said "input required" beside a card that said "Waiting for you". Not while the
@@ -96,9 +103,10 @@ export const LastCallLine = memo(function LastCallLine({ entry }: { entry: Histo
   const running =
     task === undefined || isTerminal(task.state) ? undefined : waits ? WAITING_FOR_YOU_LABEL : statusLabel(task.state);
   const status = running === undefined ? lastCallStatus(entry) : lowerFirst(running);
+  const laterRuns = useDeskState((state) => laterCallRuns(entry, toolName, state.calls, state.outbound));
   return (
     <p className="muted small-text tool-last-call">
-      Last called at <DateTime iso={entry.createdAt} />: {status} —{' '}
+      {lastCallLead(laterRuns)} <DateTime iso={entry.createdAt} />: {status} —{' '}
       {running !== undefined ? (
         <a href={taskDetailHref(entry.id)}>see it on Tasks</a>
       ) : (

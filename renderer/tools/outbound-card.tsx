@@ -13,7 +13,7 @@ import { askedWords } from '../components/waiting-questions.js';
 import { isTerminal } from '../store/task-status.js';
 import { statusLabel } from '../components/status-words.js';
 import { cancelledWords } from '../components/cancelled-words.js';
-import { ProgressLine } from '../components/progress-line.js';
+import { TaskProgress } from '../components/progress-line.js';
 import { keptHold, type KeptHold } from '../components/kept-words.js';
 import { TaskKept } from '../components/task-kept.js';
 import { AskedTtl } from '../components/asked-ttl.js';
@@ -25,6 +25,7 @@ import { checkedWords, standingWords } from '../tasks/checked-words.js';
 import { CheckedLine } from '../tasks/checked-line.js';
 import { foundStill, type CheckFound } from '../tasks/check-found.js';
 import { requestedTaskKey, taskDetailHref } from '../components/task-address.js';
+import { argumentsPreview } from '../../app/contract/request-preview.js';
 
 /**
  * What the live region says once Cancel of a tool task is answered, naming its server as a plain
@@ -164,6 +165,9 @@ export const OutboundCard = memo(function OutboundCard({ task }: { task: Outboun
   // Which status message a finished task shows, as its row and detail do: see `endMessage`.
   const statusMessage = failed === undefined ? endMessage(task) : undefined;
   const headingId = `outbound-${task.outboundId}-title`;
+  // Its arguments in a line, as its row on Tasks and its History entry say them: what tells apart
+  // calls of one tool running at once (their cards read alike, the arguments folded away below).
+  const preview = argumentsPreview(task.arguments);
   // Its server, for whether it was started again since the task (the keep-time clause).
   const server = useDeskState((state) => state.servers.find((candidate) => candidate.id === task.serverId));
 
@@ -193,6 +197,11 @@ export const OutboundCard = memo(function OutboundCard({ task }: { task: Outboun
           ) : null}
         </p>
       </div>
+      {preview !== undefined ? (
+        <p className="call-arguments">
+          <code>{preview}</code>
+        </p>
+      ) : null}
       {cancelled ? <p className="outcome-cancelled">{cancelledWords(task.cancelledBy)}</p> : null}
       {statusMessage ? <p className="status-message">{statusMessage}</p> : null}
       {held ? <HeldQuestionLine held={held} className="status-message" /> : null}
@@ -206,7 +215,7 @@ export const OutboundCard = memo(function OutboundCard({ task }: { task: Outboun
         </p>
       ) : null}
       {task.reason ? <p className="reason">{task.reason}</p> : null}
-      {latest ? <ProgressLine progress={latest} label={`Progress of ${task.toolName}`} /> : null}
+      {latest ? <TaskProgress state={task.state} progress={latest} label={`Progress of ${task.toolName}`} /> : null}
       {task.immediateResponse ? (
         <div className="immediate">
           <p className="muted small-text">Immediate response:</p>

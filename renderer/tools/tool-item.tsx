@@ -98,7 +98,7 @@ export function ToolItem({
         </button>
       </div>
       {tool.description ? <p className="tool-description">{tool.description}</p> : null}
-      {lastCall ? <LastCallLine entry={lastCall} /> : null}
+      {lastCall ? <LastCallLine entry={lastCall} toolName={tool.name} /> : null}
       <div id={panelId} className="tool-panel" hidden={!open} ref={panel}>
         {built ? (
           <ToolCallForm

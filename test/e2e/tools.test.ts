@@ -124,7 +124,9 @@ describe('the Tools screen calls tools, as tasks where allowed, and follows the 
     await card.locator('[data-status="completed"]').waitFor();
     assert.equal(await card.locator('.tool-result .text-block').textContent(), 'done: weekly');
     assert.equal(await card.locator('.immediate blockquote').textContent(), 'Working on it; results follow.');
-    assert.equal(await card.locator('.progress-text').textContent(), 'step 2 · 2/2');
+    // Its last progress in words once it has ended: no bar, as if it were still going.
+    assert.equal(await card.locator('.progress-ended').textContent(), 'Last progress: step 2 · 2/2');
+    assert.equal(await card.getByRole('progressbar').count(), 0);
     assert.equal(await card.getByRole('button', { name: /^Cancel/ }).count(), 0, 'a finished task cannot be cancelled');
     const stored = fixture.host.requestor.list().find((task) => task.toolName === 'work-optional')!;
     assert.deepEqual(stored.arguments, { durationMs: 400, label: 'weekly', progressSteps: 2 });

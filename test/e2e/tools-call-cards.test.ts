@@ -1,0 +1,180 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { Locator } from 'playwright-core';
+import { z } from 'zod';
+import { nextEvent, peerServer, type PeerServer } from '../support/host-fixture.js';
+import { ManualClock } from '../support/manual-clock.js';
+import { createTaskToolPeer } from '../support/task-tool-server.js';
+import { startDesk, type DeskFixture } from './desk-fixture.js';
+import { openToolForm } from './renderer-build.js';
+
+/**
+ * What a newcomer saw on the Tools screen: calls of one tool that could not be told apart, a
+ * "Last called" line that read as the state of the call running under it, and a cancelled task
+ * that kept its progress bar.
+ */
+describe('the Tools screen’s call cards, in headless Chromium against the real core', () => {
+  let desk: DeskFixture;
+  // The task server's work runs on a clock the test moves: progress and ends come when it says.
+  const clock = new ManualClock(Date.now());
+  const { peer: jobs } = createTaskToolPeer({ clock, pollInterval: 3_600_000, statusNotifications: true });
+  // A plain tool that runs until the test lets it answer (or it is cancelled).
+  let arrive: ((release: () => void) => void) | undefined;
+  const nextArrival = () => new Promise<() => void>((resolve) => (arrive = resolve));
+  const mcp = new McpServer({ name: 'plain', version: '1.0.0' }, { capabilities: { tools: {} } });
+  mcp.registerTool('wait', { inputSchema: { message: z.string() } }, async ({ message }, extra) => {
+    await new Promise<void>((resolve) => {
+      extra.signal.addEventListener('abort', () => resolve());
+      arrive?.(resolve);
+    });
+    return { content: [{ type: 'text', text: `Waited: ${message}` }] };
+  });
+  const plain: PeerServer = { ...peerServer('plain'), server: mcp.server };
+
+  before(async () => {
+    desk = await startDesk({ jobs, plain }, { viewport: { width: 1100, height: 1400 } });
+    await desk.page
+      .getByRole('navigation', { name: 'Sections' })
+      .getByRole('link', { name: 'Tools', exact: true })
+      .click();
+  });
+
+  after(async () => {
+    await desk?.close();
+  });
+
+  const toolsScreen = () => desk.page.getByRole('region', { name: 'Tools' });
+  const callCards = () => desk.page.getByRole('region', { name: 'Tool calls' }).locator('li[data-outbound-id]');
+  const cardOf = (outboundId: string): Locator =>
+    desk.page.getByRole('region', { name: 'Tool calls' }).locator(`li[data-outbound-id="${outboundId}"]`);
+
+  async function startTask(args: Record<string, unknown>): Promise<string> {
+    const outcome = await desk.fixture.host.call('tools.call', {
+      serverId: 'jobs',
+      name: 'work-required',
+      arguments: args
+    });
+    assert.equal(outcome.type, 'task');
+    return outcome.type === 'task' ? outcome.task.outboundId : '';
+  }
+
+  it('tells three running calls of one tool apart by a line of their arguments, each in one line', async () => {
+    const { page, pageErrors } = desk;
+    await toolsScreen().getByLabel('Server', { exact: true }).selectOption('jobs');
+    const labels = ['across restart', 'nightly', 'x'.repeat(200)];
+    const ids: string[] = [];
+    for (const label of labels) ids.push(await startTask({ durationMs: 600_000, label }));
+    await page.waitForFunction((count) => document.querySelectorAll('li[data-outbound-id]').length === count, 3);
+    // Each card reads "work-required on Server jobs": its arguments are what tells it apart.
+    assert.deepEqual(await callCards().locator('h3').allTextContents(), Array(3).fill('work-required on Server jobs'));
+    const previews = await Promise.all(ids.map((id) => cardOf(id).locator('.call-arguments').textContent()));
+    assert.deepEqual(previews.slice(0, 2), [
+      'durationMs: 600000, label: "across restart"',
+      'durationMs: 600000, label: "nightly"'
+    ]);
+    // A long one cut short, as History's line is: one line on the card, not a block of text.
+    assert.match(previews[2] ?? '', /^durationMs: 600000, label: "x+…$/);
+    assert.equal([...(previews[2] ?? '')].length, 80);
+    const line = cardOf(ids[2]!).locator('.call-arguments');
+    const [height, lineHeight] = await line.evaluate((element) => [
+      element.getBoundingClientRect().height,
+      parseFloat(getComputedStyle(element).lineHeight)
+    ]);
+    assert.ok(height < lineHeight * 1.5, `one line: ${height} px for a line of ${lineHeight} px`);
+    // The whole arguments stay a fold away.
+    assert.equal(await cardOf(ids[0]!).locator('.arguments').count(), 1);
+    for (const id of ids) await desk.fixture.host.call('outbound.forget', { outboundId: id });
+    assert.deepEqual(pageErrors, []);
+  });
+
+  it('shows a cancelled task’s progress as where it stopped, with no bar, on its card and its detail', async () => {
+    const { page, pageErrors } = desk;
+    const id = await startTask({ durationMs: 700, label: 'to cancel', progressSteps: 6 });
+    const card = cardOf(id);
+    await card.locator('[data-status="working"]').waitFor();
+    const progressed = nextEvent(
+      desk.fixture.host,
+      'outbound.changed',
+      (event) => event.type === 'changed' && event.task.outboundId === id && event.task.progress.count === 1
+    );
+    await clock.advance(100);
+    await progressed;
+    const bar = card.getByRole('progressbar', { name: 'Progress of work-required' });
+    await bar.waitFor();
+    assert.equal(await card.locator('.progress-text').textContent(), 'step 1 · 1/6');
+
+    await card.getByRole('button', { name: /^Cancel work-required task / }).click();
+    await card.locator('.outcome-cancelled', { hasText: /^Cancelled by you$/ }).waitFor();
+    assert.equal(await card.getByRole('progressbar').count(), 0, 'no bar on a task that was cancelled');
+    assert.equal(await card.locator('.progress-line').count(), 0);
+    assert.equal(await card.locator('.progress-ended').textContent(), 'Progress when it stopped: step 1 · 1/6');
+
+    // Its detail on Tasks says it alike.
+    await card.getByRole('link', { name: /^Details/ }).click();
+    const detail = page.getByRole('region', { name: 'Tasks' }).locator('.task-detail');
+    await detail.locator('.detail-progress').waitFor();
+    assert.equal(await detail.getByRole('progressbar').count(), 0, 'no bar in the detail of a cancelled task');
+    assert.equal(await detail.locator('.progress-ended').textContent(), 'Progress when it stopped: step 1 · 1/6');
+    await page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: 'Tools', exact: true }).click();
+    await desk.fixture.host.call('outbound.forget', { outboundId: id });
+    assert.deepEqual(pageErrors, []);
+  });
+
+  it('shows a completed task’s last progress in words, not as a bar still going', async () => {
+    const { pageErrors } = desk;
+    const id = await startTask({ durationMs: 300, label: 'to finish', progressSteps: 2 });
+    const card = cardOf(id);
+    await card.locator('[data-status="working"]').waitFor();
+    await clock.advance(300);
+    await card.locator('[data-status="completed"]').waitFor();
+    await card.getByText('done: to finish').waitFor();
+    assert.equal(await card.getByRole('progressbar').count(), 0);
+    assert.equal(await card.locator('.progress-ended').textContent(), 'Last progress: step 2 · 2/2');
+    await desk.fixture.host.call('outbound.forget', { outboundId: id });
+    assert.deepEqual(pageErrors, []);
+  });
+
+  it('says “Previous call” of the last call History has while a later call of the tool runs on its card', async () => {
+    const { page, fixture, pageErrors } = desk;
+    const tools = toolsScreen();
+    await tools.getByLabel('Server', { exact: true }).selectOption('plain');
+    const item = tools.locator('li.tool[data-tool-server="plain"][data-tool="wait"]');
+    const line = item.locator('.tool-last-call');
+    const form = await openToolForm(tools, 'wait');
+    await form.getByLabel('message').fill('first');
+    let arrival = nextArrival();
+    await form.getByRole('button', { name: 'Call tool' }).click();
+    (await arrival)();
+    await form.getByText('Waited: first').waitFor();
+    await line.filter({ hasText: /^Last called at .+: completed — see it in History$/ }).waitFor();
+    const first = (await fixture.host.call('history.list', { filter: { serverId: 'plain', kind: 'tool-call' } }))
+      .entries[0]!;
+    assert.equal(await line.locator('time').getAttribute('datetime'), first.createdAt);
+
+    await form.getByLabel('message').fill('second');
+    arrival = nextArrival();
+    await form.getByRole('button', { name: 'Call tool' }).click();
+    const release = await arrival;
+    const running = item.getByRole('list', { name: 'Running calls of wait' }).locator('li.running-call');
+    await running.waitFor();
+    // The line speaks of the call before the one running under it, not as if it were where things stand.
+    await line.filter({ hasText: /^Previous call at .+: completed — see it in History$/ }).waitFor();
+    assert.equal(await line.locator('time').getAttribute('datetime'), first.createdAt);
+
+    release();
+    await form.getByText('Waited: second').waitFor();
+    await running.waitFor({ state: 'detached' });
+    // Once the call ended and History has it, that call is the last one.
+    await page.waitForFunction(
+      (before) => {
+        const time = document.querySelector('li.tool[data-tool="wait"] .tool-last-call time');
+        return time !== null && time.getAttribute('datetime') !== before;
+      },
+      first.createdAt,
+      { timeout: 10_000 }
+    );
+    assert.match((await line.textContent()) ?? '', /^Last called at .+: completed — see it in History$/);
+    assert.deepEqual(pageErrors, []);
+  });
+});

@@ -174,7 +174,14 @@ export const ConnectionStateSchema = z.object({
    * asked before it came over an earlier connection (the server or Taskdesk restarted since):
    * its answer is kept with the task for when the server asks for it again.
    */
-  readySince: z.string().optional()
+  readySince: z.string().optional(),
+  /**
+   * The person disconnected the server (`servers.disconnect`) and has not connected it since: it
+   * stays disconnected until they do, and Taskdesk does not connect it when it starts, whatever
+   * its `autoConnect` says. Its reason, with no connection since a restart, is the
+   * disconnect's ("Disconnected by you"). Never on a `ready` or `connecting` server.
+   */
+  stayDisconnected: z.literal(true).optional()
 });
 export type ConnectionState = z.infer<typeof ConnectionStateSchema>;
 

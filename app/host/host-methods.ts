@@ -19,6 +19,7 @@ import { inboundView } from './inbound-view.js';
 import { inboundSummary } from './task-summary.js';
 import type { SamplingSetup } from './sampling-setup.js';
 import type { ServerEras } from './server-eras.js';
+import type { DisconnectedServers } from './disconnected-servers.js';
 import type { ServerRegistry } from './server-registry.js';
 import type { Assistant } from '../assistant/assistant.js';
 import { InvalidHistoryCursorError, type TaskHistory } from '../history/task-history.js';
@@ -52,6 +53,8 @@ export interface HostMethodParts {
   /** What a server's latest process wrote to stderr, redacted. */
   stderr(serverId: string): { text: string; truncated: boolean };
   readonly eras: ServerEras;
+  /** The servers the person disconnected, not connected at start (a removed one is forgotten). */
+  readonly disconnected: DisconnectedServers;
   readonly history: TaskHistory;
   readonly assistant: Assistant;
   readonly signIn: ServerSignIn;
@@ -135,6 +138,8 @@ export function hostMethods(parts: HostMethodParts): HostMethodTable {
       parts.sampling.forgetServer(serverId);
       await parts.forgetAuth(serverId);
       if (identity) parts.eras.forget(identity);
+      // A server added again under its id connects at start as its own setting says.
+      parts.disconnected.forget(serverId);
       if (removed) parts.audit.record({ type: 'server.removed', serverId, serverName: removed.name });
       return OK;
     },

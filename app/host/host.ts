@@ -37,7 +37,7 @@ import {
   type ServerConfig,
   type ServerConfigInput
 } from '../mcp/server-config.js';
-import { ServerConnection, type ClosedBy } from '../mcp/server-connection.js';
+import { closedReason, ServerConnection, type ClosedBy } from '../mcp/server-connection.js';
 import { answerEmbedded } from '../mcp/input-answers.js';
 import { ownerIdentity } from '../mcp/server-config.js';
 import type { StdioLimits } from '../mcp/sdk-seams.js';
@@ -68,6 +68,7 @@ import { unaskedRunNotice, type WarningLink } from './unasked-run-notice.js';
 import { confStoreFactory, type JsonFileStoreFactory } from '../store/json-file-store.js';
 import { ServerRegistry } from './server-registry.js';
 import { ServerEras } from './server-eras.js';
+import { DisconnectedServers } from './disconnected-servers.js';
 import { TaskHistory } from '../history/task-history.js';
 import { hostMethods, recordServerAdded, type HostMethodTable, type HostParsedParams } from './host-methods.js';
 import { createAssistant } from '../assistant/create-assistant.js';
@@ -212,6 +213,8 @@ export class Host {
   readonly #loginEnv: () => Promise<LoginEnvironment>;
   /** The era each server was last found in: a server remembered as legacy is not probed. */
   readonly #eras: ServerEras;
+  /** The servers the person disconnected and has not connected since: not connected at start. */
+  readonly #disconnected: DisconnectedServers;
   readonly #connections = new Map<string, ServerConnection>();
   /** The secrets' values of the servers connected in this run: History and the task store mask them. */
   readonly #secretValues = new ServerSecretValues();
@@ -437,6 +440,9 @@ export class Host {
     if (this.#drafts.warning) this.#warn(this.#drafts.warning.message, this.#drafts.warning.movedTo);
     this.#eras = new ServerEras({ dir: config.dataDir, corruptDir, factory });
     for (const warning of this.#eras.warnings) this.#warn(warning.message, warning.movedTo);
+    this.#disconnected = new DisconnectedServers({ dir: config.dataDir, corruptDir, factory });
+    for (const warning of this.#disconnected.warnings) this.#warn(warning.message, warning.movedTo);
+    this.#disconnected.keepOnly(new Set(this.#registry.list().map((server) => server.id)));
     this.history = new TaskHistory({
       dataDir: config.dataDir,
       corruptDir,
@@ -728,6 +734,7 @@ export class Host {
         return { text: redactServerText(text, connection.config), truncated };
       },
       eras: this.#eras,
+      disconnected: this.#disconnected,
       history: this.history,
       assistant: this.assistant,
       signIn: new ServerSignIn({
@@ -904,7 +911,9 @@ export class Host {
     this.assistant.resume();
     this.requestor.exchanges?.resume();
     if (this.#config.autoConnect !== false) {
-      for (const config of this.#registry.list()) if (config.autoConnect) void this.connect(config.id);
+      // Not one the person disconnected: it stays so until they press Connect.
+      for (const config of this.#registry.list())
+        if (config.autoConnect && !this.#disconnected.has(config.id)) void this.connect(config.id);
     }
     return { restored, leftOpenWork };
   }
@@ -937,8 +946,10 @@ export class Host {
     const closes = this.#closes.get(serverId) ?? 0;
     const overtaken = () =>
       this.#closing || (this.#closes.get(serverId) ?? 0) !== closes || this.#registry.get(serverId) === undefined;
-    // Connected again: a sign-in it waits for connects it once completed, as before the Disconnect.
+    // Connected again: a sign-in it waits for connects it once completed, as before the Disconnect,
+    // and Taskdesk's start connects it as its setting says.
     this.#disconnectedInSignIn.delete(serverId);
+    this.#disconnected.forget(serverId);
     const existing = this.#connections.get(serverId);
     if (existing && (existing.state.status === 'ready' || existing.state.status === 'connecting'))
       return this.#serverView(stored);
@@ -1117,10 +1128,14 @@ export class Host {
   #viewState(state: ConnectionState, config: ServerConfig): ConnectionState {
     const auth = this.#oauth.view(config);
     const since = state.status === 'ready' ? this.#readySince.get(config.id) : undefined;
+    const stays = state.status !== 'ready' && state.status !== 'connecting' && this.#disconnected.has(config.id);
     return {
       ...state,
+      // Not connected since a restart: said as the Disconnect's close said it.
+      ...(stays && state.status === 'idle' && { reason: closedReason('person') }),
       ...(auth && { auth }),
-      ...(since !== undefined && { readySince: new Date(since).toISOString() })
+      ...(since !== undefined && { readySince: new Date(since).toISOString() }),
+      ...(stays && { stayDisconnected: true as const })
     };
   }
 
@@ -1142,6 +1157,9 @@ export class Host {
     // The person's Disconnect while their sign-in page waits: its completion leaves the server so.
     if (by === 'person' && this.#connections.has(serverId) && this.#oauth.view(config)?.waiting === true)
       this.#disconnectedInSignIn.add(serverId);
+    // The person's Disconnect holds until they connect it, a restart of Taskdesk too: before the
+    // close, whose state says so.
+    if (act === 'disconnected') this.#disconnected.add(serverId, new Date(this.clock.now()).toISOString());
     await this.#closeConnection(serverId, by, act);
     return this.#serverView(config);
   }

@@ -109,7 +109,7 @@ export type ClosedBy = 'person' | 'taskdesk';
 class AnsweredError extends Error {}
 
 /** The reason a closed connection's state gives, by who closed it. */
-function closedReason(by: ClosedBy): string {
+export function closedReason(by: ClosedBy): string {
   return by === 'person' ? 'Disconnected by you' : 'Disconnected by Taskdesk';
 }
 

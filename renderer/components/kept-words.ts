@@ -50,7 +50,7 @@ export function startedAnewSince(
   task: Pick<OutboundTaskView, 'createdAt' | 'state'>,
   server: Pick<ServerView, 'transport' | 'state'> | undefined
 ): boolean {
-  if (server?.transport.type !== 'stdio' || !['completed', 'failed', 'cancelled'].includes(task.state)) return false;
+  if (server?.transport.type !== 'stdio' || !endedOnServer(task.state)) return false;
   const since = server.state.status === 'ready' ? server.state.readySince : undefined;
   return since === undefined || Date.parse(since) > Date.parse(task.createdAt);
 }
@@ -58,27 +58,40 @@ export function startedAnewSince(
 /**
  * How a task's keeper holds it, beyond its TTL (the props `TaskKept` takes): `gone` (see
  * {@link keptNoLonger}); `lost`, whose server lost it before its time, so it was never kept until
- * then; `anew`, a requested task that ended on a server started again since (see
- * {@link startedAnewSince}): `result` when Taskdesk kept its result, `none` when it has none (an
- * error `tasks/result` answered is none).
+ * then; `anew`, a requested task that ended on a server that no longer holds it for Taskdesk:
+ * started again since (see {@link startedAnewSince}) or, with `removed`, removed (no longer in
+ * the Desk's list: Taskdesk never asks it again). `anew` is `result` when Taskdesk kept its
+ * result, `none` when it has none (an error `tasks/result` answered is none).
  */
 export interface KeptHold {
   gone: boolean;
   lost: boolean;
   anew?: 'result' | 'none';
+  removed?: true;
 }
 
-/** How a task is held (see {@link KeptHold}), from its status and, for a requested task, its server. */
+/**
+ * How a task is held (see {@link KeptHold}), from its status and, for a requested task, its
+ * server: `undefined` for one removed, as the Desk's list of servers no longer has it.
+ */
 export function keptHold(
   status: string,
   outbound?: Pick<OutboundTaskView, 'createdAt' | 'state' | 'outcome'>,
   server?: Pick<ServerView, 'transport' | 'state'>
 ): KeptHold {
   const hold: KeptHold = { gone: keptNoLonger(status), lost: status === 'lost' };
+  if (!outbound) return hold;
+  const removed = server === undefined && endedOnServer(outbound.state);
   // A result, not an error `tasks/result` answered (a cancelled task's "no result stored").
-  if (outbound && startedAnewSince(outbound, server))
+  if (removed || startedAnewSince(outbound, server))
     hold.anew = outbound.outcome?.type === 'result' ? 'result' : 'none';
+  if (removed) hold.removed = true;
   return hold;
+}
+
+/** Whether a requested task ended as its server told it (completed, failed, cancelled), not lost or expired. */
+function endedOnServer(state: string): boolean {
+  return state === 'completed' || state === 'failed' || state === 'cancelled';
 }
 
 /**
@@ -102,17 +115,19 @@ export function keptCounting(expiresAt: string | undefined, now: number, gone = 
  * host said its time is nearly up. `lost`: no longer kept, whatever the time (its server lost it
  * before, and did not keep it until then). `anew` (see {@link KeptHold}): "Taskdesk keeps its
  * result; the server was started again since", or that the server may no longer keep it, never a
- * countdown the server's new process does not hold.
+ * countdown the server's new process does not hold; with `removed`, "… the server was removed",
+ * or that the server was removed and no longer keeps it (Taskdesk will never ask it again).
  *
  * `compact`: the Tasks screen's words, the same in a task's row and in its detail. Each starts
  * with what is kept, so that a column headed "Kept" reads alike down its rows: "Kept for 9 min
  * more", "Kept for only 1 min more", "Kept without a time limit", "Kept for a time not known",
  * "Was kept until" (the date follows: in the past tense, it cannot be read as a time still to
- * come), "No longer kept", and for `anew` "Result kept by Taskdesk" or "May no longer be kept".
- * `by` (the detail, and the row's tooltip) says who keeps it right after "kept": "Kept by the
- * server for 9 min more", "Was kept by Taskdesk until", "No longer kept by the server", and why
- * for `anew`: "Result kept by Taskdesk; the server was started again since", "May no longer be
- * kept by the server, which was started again since".
+ * come), "No longer kept", and for `anew` "Result kept by Taskdesk" or "May no longer be kept"
+ * ("No longer kept", as a lost task's, once its server was `removed`). `by` (the detail, and the
+ * row's tooltip) says who keeps it right after "kept": "Kept by the server for 9 min more", "Was
+ * kept by Taskdesk until", "No longer kept by the server", and why for `anew`: "Result kept by
+ * Taskdesk; the server was started again since", "May no longer be kept by the server, which was
+ * started again since", "No longer kept by the server, which was removed".
  */
 export function keptLine(
   direction: TaskDirection,
@@ -127,7 +142,8 @@ export function keptLine(
     warned = false,
     gone = false,
     lost = false,
-    anew
+    anew,
+    removed = false
   }: {
     warnAt?: string | undefined;
     unitMs?: number;
@@ -138,6 +154,7 @@ export function keptLine(
     gone?: boolean;
     lost?: boolean;
     anew?: 'result' | 'none' | undefined;
+    removed?: boolean;
   } = {}
 ): KeptLine {
   // Who keeps it, where it is said: the Tasks screen's words put it after "kept" (`by`); the
@@ -149,14 +166,21 @@ export function keptLine(
   const end = expiresAt === undefined ? NaN : Date.parse(expiresAt);
   const left = end - now;
   if (anew !== undefined && !gone && !lost) {
-    // Started again since: its new process keeps the task only if it stores its tasks.
+    // Started again since: its new process keeps the task only if it stores its tasks. Removed:
+    // Taskdesk never asks it again, whatever it keeps.
+    const since = removed ? 'removed' : 'started again since';
+    const server = `${midLine ? 'the' : 'The'} server`;
     const words = compact
       ? anew === 'result'
-        ? `Result kept by Taskdesk${by ? '; the server was started again since' : ''}`
-        : `May no longer be kept${by ? ' by the server, which was started again since' : ''}`
+        ? `Result kept by Taskdesk${by ? `; the server was ${since}` : ''}`
+        : removed
+          ? `No longer kept${by ? ' by the server, which was removed' : ''}`
+          : `May no longer be kept${by ? ' by the server, which was started again since' : ''}`
       : anew === 'result'
-        ? 'Taskdesk keeps its result; the server was started again since'
-        : `${midLine ? 'the' : 'The'} server was started again since, and may no longer keep the task`;
+        ? `Taskdesk keeps its result; the server was ${since}`
+        : removed
+          ? `${server} was removed, and no longer keeps the task`
+          : `${server} was started again since, and may no longer keep the task`;
     return { words, ended: true, warning: false, gone: true };
   }
   if (left <= 0 && !lost) return { words: `${lead(true)}until`, ended: true, warning: false };

@@ -9,9 +9,9 @@ import { useNowCounting } from './use-now.js';
  * second counts in whole minutes (a long list need not tick every second); `until` adds the date
  * it ends; `gone` (a task lost or expired, see `keptNoLonger`) says it is no longer kept rather
  * than count down, and `lost` says so even once its time has passed; `anew` (see `keptHold`) says
- * what Taskdesk kept of a task whose server was started again since. It keeps a clock only while
- * there is time left: none without a time limit, and none once its time has passed or it is gone
- * (a long list of ended tasks ticks for none of them).
+ * what Taskdesk kept of a task whose server was started again since, or `removed`. It keeps a
+ * clock only while there is time left: none without a time limit, and none once its time has
+ * passed or it is gone (a long list of ended tasks ticks for none of them).
  * The clock moves when the words change, not on an interval of its own: two lines on one task in
  * the same unit (a row and its detail) say the same at the same moment.
  */
@@ -27,7 +27,8 @@ export function TaskKept({
   warned = false,
   gone = false,
   lost = false,
-  anew
+  anew,
+  removed = false
 }: {
   direction: TaskDirection;
   expiresAt: string | undefined;
@@ -50,6 +51,8 @@ export function TaskKept({
   lost?: boolean;
   /** It ended on a server started again since (see `keptHold`): what Taskdesk kept, no countdown. */
   anew?: 'result' | 'none' | undefined;
+  /** With `anew`: its server was removed, rather than started again. */
+  removed?: boolean | undefined;
 }) {
   const unitMs = everyMs > 1000 ? 60_000 : 1000;
   const end = expiresAt === undefined ? NaN : Date.parse(expiresAt);
@@ -59,7 +62,18 @@ export function TaskKept({
     keptCounting(expiresAt, Date.now(), gone || lost || anew !== undefined),
     warnAt === undefined ? NaN : Date.parse(warnAt)
   );
-  const line = keptLine(direction, expiresAt, now, { warnAt, unitMs, midLine, compact, by, warned, gone, lost, anew });
+  const line = keptLine(direction, expiresAt, now, {
+    warnAt,
+    unitMs,
+    midLine,
+    compact,
+    by,
+    warned,
+    gone,
+    lost,
+    anew,
+    removed
+  });
   // No date to show for an end not known (nor for none), nor for a task let go before its end.
   const dated = !Number.isNaN(end) && !line.gone;
   return (
@@ -67,7 +81,9 @@ export function TaskKept({
       className={`task-kept${line.warning ? ' countdown-warning' : ''}`}
       data-warning={line.warning ? 'true' : undefined}
       title={
-        compact && !by ? keptInFull(direction, expiresAt, now, { warnAt, unitMs, warned, gone, lost, anew }) : undefined
+        compact && !by
+          ? keptInFull(direction, expiresAt, now, { warnAt, unitMs, warned, gone, lost, anew, removed })
+          : undefined
       }
     >
       {/* Decoration: "only" says it is nearly up, and a screen reader need not say "warning sign". */}

@@ -432,6 +432,10 @@ export const ServerCard = memo(function ServerCard({
       </div>
       {/* A disconnect (by the person, or by Taskdesk closing) is no failure: said, not in red. */}
       {reason ? <p className={state.status === 'closed' ? 'reason reason-closed' : 'reason'}>{reason}</p> : null}
+      {/* The person's Disconnect holds over a restart, whatever "Connect when Taskdesk starts" says. */}
+      {state.stayDisconnected ? (
+        <p className="reason-next">It stays disconnected until you press Connect, even after Taskdesk restarts.</p>
+      ) : null}
       {/* Plain text in the card, in no live region: a screen reader hears the outcome of the
           person's own Connect once, by the page's live region, and finds this by reading the card. */}
       {reason && state.status === 'failed' && (failedAt?.at || !shownFailure) ? (

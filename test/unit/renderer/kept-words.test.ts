@@ -223,6 +223,38 @@ describe('how long a task is kept, in words', () => {
       'the server was started again since, and may no longer keep the task'
     );
   });
+
+  it('says what Taskdesk kept of a task that ended on a server since removed, not the server’s countdown', () => {
+    const created = '2030-01-01T10:00:00.000Z';
+    const result = { type: 'result' as const, result: {}, fetchedAt: created };
+    // Removed: the Desk's list of servers no longer has it, whatever its transport was.
+    assert.deepEqual(keptHold('completed', { createdAt: created, state: 'completed', outcome: result }, undefined), {
+      gone: false,
+      lost: false,
+      anew: 'result',
+      removed: true
+    });
+    assert.deepEqual(keptHold('cancelled', { createdAt: created, state: 'cancelled' }, undefined), {
+      gone: false,
+      lost: false,
+      anew: 'none',
+      removed: true
+    });
+    // A lost task says so already; a received task (no requested one given) is Taskdesk's own.
+    assert.deepEqual(keptHold('lost', { createdAt: created, state: 'lost' }, undefined), { gone: true, lost: true });
+    assert.deepEqual(keptHold('completed'), { gone: false, lost: false });
+    const now = at('2030-01-01T10:05:00.000Z');
+    assert.deepEqual(keptLine('requested', expiresAt, now, { anew: 'result', removed: true }), {
+      words: 'Taskdesk keeps its result; the server was removed',
+      ended: true,
+      warning: false,
+      gone: true
+    });
+    assert.equal(
+      keptLine('requested', expiresAt, now, { anew: 'none', removed: true, midLine: true }).words,
+      'the server was removed, and no longer keeps the task'
+    );
+  });
 });
 
 describe('the Tasks screen’s words: a row says how long, its detail the same words with who keeps it', () => {
@@ -366,6 +398,24 @@ describe('the Tasks screen’s words: a row says how long, its detail the same w
       row: 'May no longer be kept',
       detail: 'May no longer be kept by the server, which was started again since',
       full: 'May no longer be kept by the server, which was started again since'
+    },
+    {
+      what: 'ended on a server removed since, its result fetched',
+      expiresAt,
+      now: running,
+      options: { anew: 'result', removed: true },
+      row: 'Result kept by Taskdesk',
+      detail: 'Result kept by Taskdesk; the server was removed',
+      full: 'Result kept by Taskdesk; the server was removed'
+    },
+    {
+      what: 'ended on a server removed since, without a result, as a lost task says it',
+      expiresAt,
+      now: running,
+      options: { anew: 'none', removed: true },
+      row: 'No longer kept',
+      detail: 'No longer kept by the server, which was removed',
+      full: 'No longer kept by the server, which was removed'
     }
   ];
 

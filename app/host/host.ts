@@ -65,6 +65,7 @@ import type { LocalServerPort } from '../sampling/local-detection.js';
 import { SamplingSetup } from './sampling-setup.js';
 import type { UnaskedRunFailure } from '../sampling/policy-sampling-runner.js';
 import { unaskedRunNotice, type WarningLink } from './unasked-run-notice.js';
+import { LostToRestartNotices } from './lost-to-restart-notice.js';
 import { confStoreFactory, type JsonFileStoreFactory } from '../store/json-file-store.js';
 import { ServerRegistry } from './server-registry.js';
 import { ServerEras } from './server-eras.js';
@@ -225,6 +226,8 @@ export class Host {
   readonly #warnings: Array<{ message: string; movedTo?: string; id: string; links?: WarningLink[] }> = [];
   /** Each server's notice of its last failed run made without asking (see `#unaskedRunFailed`). */
   readonly #unaskedRunNotices = new Map<string, { message: string; id: string; links: WarningLink[] }>();
+  /** The notice of each server that lost tasks to its restart in this run (see `LostToRestartNotices`). */
+  readonly #lostToRestart = new LostToRestartNotices();
   readonly #methods: HostMethodTable;
   /** The OAuth client of each Streamable HTTP server that signs in; tokens live in the key store. */
   readonly #oauth: OAuthSessions;
@@ -491,6 +494,13 @@ export class Host {
       onCallEnded: (ended) => {
         this.history.recordCall(ended);
         this.#openWork.callEnded(ended);
+      },
+      // Said once per server, not task by task: after a restart of Taskdesk, only the Tasks
+      // screen would tell that a stdio server's running tasks went with its process. Not audited
+      // again: each task's end is.
+      onLostToRestart: (lost) => {
+        const { warning, replaces } = this.#lostToRestart.add(lost);
+        this.#replaceWarning(warning, replaces);
       },
       exchanges: {
         dir: new DocumentDir({ dir: path.join(config.dataDir, 'exchanges'), corruptDir, factory }),
@@ -1453,11 +1463,19 @@ export class Host {
    */
   #unaskedRunFailed(failure: UnaskedRunFailure): void {
     const earlier = this.#unaskedRunNotices.get(failure.serverId);
-    const index = earlier === undefined ? -1 : this.#warnings.indexOf(earlier);
-    if (index !== -1) this.#warnings.splice(index, 1);
     const kept = this.sampling.registry.get(failure.providerId) !== undefined;
     const warning = { ...unaskedRunNotice(failure, kept), id: randomUUID() };
     this.#unaskedRunNotices.set(failure.serverId, warning);
+    this.#replaceWarning(warning, earlier);
+  }
+
+  /** Shows `warning` (not audited) in the place of `earlier`, which goes from the host's warnings and every open window. */
+  #replaceWarning(
+    warning: { message: string; id: string; links: WarningLink[] },
+    earlier: { id: string } | undefined
+  ): void {
+    const index = earlier === undefined ? -1 : this.#warnings.findIndex((shown) => shown.id === earlier.id);
+    if (index !== -1) this.#warnings.splice(index, 1);
     this.#warnings.push(warning);
     // An open window drops the one before too.
     this.events.emit('store.warning', { ...warning, ...(earlier && { replaces: earlier.id }) });

@@ -65,6 +65,15 @@ export interface EndedCall {
   cancelledBy?: 'taskdesk';
 }
 
+/** The tasks a server started anew no longer had, as the first polls over its connection found (see `onLostToRestart`). */
+export interface TasksLostToRestart {
+  serverId: string;
+  /** The server's name as its connection was made (the one its tasks' reasons give). */
+  serverName: string;
+  /** The tasks, each now `lost` (copies). */
+  tasks: OutboundTaskView[];
+}
+
 /** Options of the requestor. */
 export interface OutboundTasksOptions {
   /** Where each outbound task is kept, one document per task (without `log`; with it, documents of an earlier build). */
@@ -100,6 +109,13 @@ export interface OutboundTasksOptions {
    * server is connected again (see `sign-in-refusal.ts`). Without it, such a call fails at once.
    */
   signInWait?: SignInWait;
+  /**
+   * Told, once the first polls of the tasks resumed over a connection to a server started anew for
+   * it (`AttachOptions.startedAnew`: a stdio server) have been answered, of those the server no
+   * longer had: they are lost, as their views say (Taskdesk started it again since they were
+   * created, and it kept no tasks from before). Once per such connection that lost any.
+   */
+  onLostToRestart?: (lost: TasksLostToRestart) => void;
   /** Told when a connected server says its tools changed (its cached list is forgotten first). */
   onToolsChanged?: (serverId: string) => void;
   /** Told when a connected server says its prompts or its resources changed. */
@@ -176,6 +192,7 @@ export class OutboundTasks {
   readonly #clock: Clock;
   readonly #onStoreError: OutboundTasksOptions['onStoreError'];
   readonly #onCallEnded: OutboundTasksOptions['onCallEnded'];
+  readonly #onLostToRestart: OutboundTasksOptions['onLostToRestart'];
   readonly #signInWait: SignInWait | undefined;
   readonly #store: OutboundTaskStore;
   readonly #env: FollowerEnvironment;
@@ -220,6 +237,7 @@ export class OutboundTasks {
     this.#clock = options.clock ?? systemClock;
     this.#onStoreError = options.onStoreError;
     this.#onCallEnded = options.onCallEnded;
+    this.#onLostToRestart = options.onLostToRestart;
     this.#signInWait = options.signInWait;
     this.#store = new OutboundTaskStore(
       options.dir,
@@ -350,6 +368,7 @@ export class OutboundTasks {
     this.exchanges?.attach(serverId, modern ?? legacyExchangePeer(client));
     // Each task here was made over an earlier connection: a server started anew for this one may not know it.
     const startedAnew = options.startedAnew === true;
+    const resumed: OutboundFollower[] = [];
     for (const follower of this.#followers.values()) {
       if (follower.view.serverId !== serverId || follower.finished) continue;
       // A task is followed with the protocol it was created with; one of the other era waits (its ttl runs).
@@ -358,7 +377,26 @@ export class OutboundTasks {
         this.#watch(follower);
       } else if (follower instanceof TaskFollower && !modern)
         follower.follow({ client, serverName, startedAnew }, { pollNow: true });
+      else continue;
+      resumed.push(follower);
     }
+    if (startedAnew && resumed.length > 0) void this.#tellLostToRestart(serverId, serverName, resumed);
+  }
+
+  /**
+   * Waits for the first polls of the tasks `attach` resumed over a connection to a server started
+   * anew (each joins the poll its `follow` sent), and tells `onLostToRestart` of those the server
+   * no longer had: together, so that they are said once, not task by task as each answer comes.
+   * A task a later poll finds lost (its first one failed) is told only by its own view.
+   */
+  async #tellLostToRestart(serverId: string, serverName: string, resumed: readonly OutboundFollower[]): Promise<void> {
+    if (!this.#onLostToRestart) return;
+    await Promise.allSettled(resumed.map((follower) => follower.poll()));
+    if (this.#closed) return;
+    // Lost by the person's act meanwhile (a Remove) is theirs, not the restart's.
+    const lost = resumed.filter((follower) => follower.view.state === 'lost' && follower.view.lostByYou !== true);
+    if (lost.length > 0)
+      this.#onLostToRestart({ serverId, serverName, tasks: lost.map((follower) => copyView(follower.view)) });
   }
 
   /** A connected server was renamed, its connection kept: later calls and messages use the new name. */

@@ -173,6 +173,8 @@ export class Assistant {
         delete c.toolsOffered;
         c.toolsOff = tooLong;
       }
+      // Removed while its model loaded: no chat on a provider that is gone.
+      this.#provider(params.providerId);
     }
     const now = this.#book.now();
     c.createdAt = now;

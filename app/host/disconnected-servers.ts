@@ -13,8 +13,7 @@ import { openVersionedDocument, type OpenedDocument } from '../store/versioned-d
  */
 export class DisconnectedServers {
   readonly warnings: Array<{ message: string; movedTo?: string }> = [];
-  readonly #document: OpenedDocument<Record<string, string>>;
-  // A Map, not the document's object: a server id such as `__proto__` or `constructor` is a key like any other.
+  readonly #document: OpenedDocument<Array<[string, string]>>;
   readonly #since: Map<string, string>;
 
   constructor(options: { dir: string; corruptDir: string; factory: JsonFileStoreFactory }) {
@@ -23,11 +22,12 @@ export class DisconnectedServers {
       name: 'disconnected-servers',
       label: 'servers you disconnected (they connect at start as their settings say)',
       version: 1,
-      schema: z.record(z.string(), z.string()),
-      empty: () => ({})
+      // A list of pairs, not an object (whose `__proto__` key `z.record` would drop): any server id is a plain key.
+      schema: z.array(z.tuple([z.string(), z.string()])),
+      empty: () => []
     });
     if (this.#document.warning) this.warnings.push(this.#document.warning);
-    this.#since = new Map(Object.entries(this.#document.value));
+    this.#since = new Map(this.#document.value);
   }
 
   /** Whether the person disconnected the server, and has not connected it since. */
@@ -59,7 +59,7 @@ export class DisconnectedServers {
 
   #save(): void {
     try {
-      this.#document.save(Object.fromEntries(this.#since));
+      this.#document.save([...this.#since]);
     } catch {
       // Kept in memory for this run (written with the next change): at worst, the server
       // connects at the next start as its setting says, as before a Disconnect was remembered.

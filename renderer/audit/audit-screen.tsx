@@ -33,6 +33,21 @@ interface AuditFilter {
   type: string;
 }
 
+/**
+ * A key for each row that stays with its entry when newer ones come above it (an index would
+ * give every row shown again): its time, type, server and task, and how many before it in the
+ * list share them.
+ */
+function rowKeys(entries: readonly AuditEntry[]): string[] {
+  const seen = new Map<string, number>();
+  return entries.map((entry) => {
+    const base = `${entry.at}\0${entry.type}\0${entry.serverId ?? ''}\0${entry.taskId ?? ''}`;
+    const count = seen.get(base) ?? 0;
+    seen.set(base, count + 1);
+    return `${base}\0${count}`;
+  });
+}
+
 /** Whether the search or a filter narrows the list. */
 function narrowed(params: HostParams<'audit.read'>): boolean {
   return Object.keys(params ?? {}).length > 0;
@@ -51,7 +66,7 @@ function toParams(filter: AuditFilter): HostParams<'audit.read'> {
  * log records (the store's `auditRevision`) while shown, with History's kind of filters (words,
  * server, kind of event, asked of the host) and an export of what they match as JSON Lines.
  * Reads asked for while one is on its way collapse into one more. It shows the newest
- * {@link AUDIT_PAGE} entries that match, and older ones a page more at each "Show older entries"
+ * {@link AUDIT_PAGE} entries that match, and older ones a page more at each "Show more"
  * (reading one more than it shows, to know whether there are older ones), up to
  * {@link AUDIT_MOST_SHOWN}; a change of the filters goes back to the first page.
  */
@@ -82,8 +97,20 @@ export function AuditScreen({
   const more = last !== undefined && last.found.length > last.limit;
   const moreButton = useRef<HTMLButtonElement>(null);
   const shownLine = useRef<HTMLParagraphElement>(null);
-  /** Set by "Show older entries": the read it asked for says what it found, and keeps the focus. */
-  const showingOlder = useRef(false);
+  /**
+   * Set by "Show more": the read it asked for says what it found, and, when the button had the
+   * focus and goes (nothing older left, or the most the screen shows), gives it to the line.
+   */
+  const showingOlder = useRef<{ focused: boolean } | undefined>(undefined);
+  /**
+   * The log's revision the last read saw. Past the first page a new entry is not read at once
+   * (each read gives every row shown again, thousands of them): the line under the table says
+   * there are newer entries, and Refresh reads them.
+   */
+  const revisionNow = useRef(revision);
+  revisionNow.current = revision;
+  const [readRevision, setReadRevision] = useState(revision);
+  const readsAt = shown > AUDIT_PAGE ? readRevision : revision;
   const readFailure = useFailure();
   const exporting = useFailure();
   const [asked, setAsked] = useState(0);
@@ -104,15 +131,23 @@ export function AuditScreen({
         do {
           read.again = false;
           const limit = shownNow.current;
+          const at = revisionNow.current;
           const found = await client.call('audit.read', { ...params.current, limit: limit + 1 });
           setLast({ found, limit });
+          setReadRevision(at);
           readFailure.clear();
-          if (showingOlder.current && !read.again) {
-            showingOlder.current = false;
+          const olderAsked = showingOlder.current;
+          if (olderAsked && !read.again) {
+            showingOlder.current = undefined;
             const older = found.length > limit;
             announce(shownWords(Math.min(found.length, limit), older, narrowed(params.current)));
-            // The button goes when nothing older is left: the focus goes to the line that says so.
-            if (!older && document.activeElement === moreButton.current) shownLine.current?.focus();
+            // The button is gone when nothing older is left, or at the most the screen shows: the
+            // focus goes to the line that says so rather than to the page.
+            const gone = !older || limit >= AUDIT_MOST_SHOWN;
+            const focus = document.activeElement;
+            // Still on the button (the last page), or on the page once the button went (the most shown).
+            if (gone && olderAsked.focused && (focus === moreButton.current || focus === document.body))
+              shownLine.current?.focus();
           }
         } while (read.again);
       } catch (thrown) {
@@ -121,7 +156,7 @@ export function AuditScreen({
         reading.current = undefined;
       }
     })();
-  }, [active, revision, asked, client, filter, shown, announce, readFailure.clear, readFailure.fail]);
+  }, [active, readsAt, asked, client, filter, shown, announce, readFailure.clear, readFailure.fail]);
 
   // Read when the screen is shown, on Refresh and when a server is added or removed (not at each
   // change of a connection's state, which also gives a new list of servers).
@@ -144,7 +179,7 @@ export function AuditScreen({
     setShown(AUDIT_PAGE);
   };
   const showOlder = () => {
-    showingOlder.current = true;
+    showingOlder.current = { focused: document.activeElement === moreButton.current };
     setShown((old) => Math.min(old + AUDIT_PAGE, AUDIT_MOST_SHOWN));
   };
   const exportAll = () => {
@@ -162,6 +197,7 @@ export function AuditScreen({
     );
   };
 
+  const keys = rowKeys(entries ?? []);
   return (
     <>
       <div className="screen-header">
@@ -206,7 +242,7 @@ export function AuditScreen({
           </thead>
           <tbody>
             {(entries ?? []).map((entry, index) => (
-              <tr key={`${entry.at}\0${index}`}>
+              <tr key={keys[index]}>
                 <td className="when">
                   <DateTime iso={entry.at} />
                 </td>
@@ -242,6 +278,9 @@ export function AuditScreen({
           {/* Focused when "Show more" goes (nothing older left), so that the focus is not lost. */}
           <p className="muted" tabIndex={-1} ref={shownLine}>
             {shownWords(entries.length, more, narrowed(toParams(filter)))}
+            {shown > AUDIT_PAGE && revision !== readRevision
+              ? ' Newer entries were recorded since: Refresh shows them.'
+              : ''}
           </p>
           {more && shown < AUDIT_MOST_SHOWN && (
             // Older entries, as History's "Show more" shows older pages.

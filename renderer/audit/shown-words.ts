@@ -1,4 +1,4 @@
-/** How many entries the Audit log reads at first, and how many more each "Show older entries" adds. */
+/** How many entries the Audit log reads at first, and how many more each "Show more" adds. */
 export const AUDIT_PAGE = 200;
 /**
  * The most entries the screen shows: one more is read to know whether older ones are kept, and

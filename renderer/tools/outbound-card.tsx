@@ -19,7 +19,7 @@ import { TaskKept } from '../components/task-kept.js';
 import { AskedTtl } from '../components/asked-ttl.js';
 import { endMessage, failedReason } from '../components/end-message.js';
 import { TaskOutcome } from './task-outcome.js';
-import { WAITING_FOR_YOU_LABEL } from '../tasks/task-items.js';
+import { TASK_ARGUMENTS_CHARS, WAITING_FOR_YOU_LABEL } from '../tasks/task-items.js';
 import { HeldQuestionLine, toolTaskWait, useToolTaskWait } from './task-wait.js';
 import { checkedWords, standingWords } from '../tasks/checked-words.js';
 import { CheckedLine } from '../tasks/checked-line.js';
@@ -167,7 +167,9 @@ export const OutboundCard = memo(function OutboundCard({ task }: { task: Outboun
   const headingId = `outbound-${task.outboundId}-title`;
   // Its arguments in a line, as its row on Tasks and its History entry say them: what tells apart
   // calls of one tool running at once (their cards read alike, the arguments folded away below).
-  const preview = argumentsPreview(task.arguments);
+  // As much as its Tasks row takes, cut to the card's width by the browser (calls that differ late
+  // in their arguments then differ in the tooltip, which holds it all).
+  const preview = argumentsPreview(task.arguments, TASK_ARGUMENTS_CHARS);
   // Its server, for whether it was started again since the task (the keep-time clause).
   const server = useDeskState((state) => state.servers.find((candidate) => candidate.id === task.serverId));
 
@@ -198,7 +200,7 @@ export const OutboundCard = memo(function OutboundCard({ task }: { task: Outboun
         </p>
       </div>
       {preview !== undefined ? (
-        <p className="call-arguments">
+        <p className="call-arguments" title={preview}>
           <code>{preview}</code>
         </p>
       ) : null}

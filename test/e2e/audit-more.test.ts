@@ -73,4 +73,29 @@ describe('the Audit log shows older entries on request, in headless Chromium aga
     await audit.getByText('Showing the only matching entry.').waitFor();
     assert.deepEqual(d.pageErrors, []);
   });
+
+  it('keeps each row with its entry as newer ones come, and past the first page reads them on Refresh only', async () => {
+    const { page } = d;
+    const audit = page.getByRole('region', { name: 'Audit log' });
+    const rows = audit.locator('table.audit tbody tr');
+    await audit.getByRole('search', { name: 'Audit log' }).getByLabel('Search').fill('');
+    await audit.getByText('Showing the newest 200 entries; older ones are kept too.').waitFor();
+    const row = await rows.filter({ hasText: 'earlier warning 449' }).elementHandle();
+    d.fixture.host.audit.record({ type: 'store.warning', detail: { message: 'a newer warning' } });
+    await rows.first().filter({ hasText: 'a newer warning' }).waitFor();
+    // The row element of an entry stays that entry's (keyed by its index, it would show the newer one now).
+    assert.match((await row.textContent()) ?? '', /earlier warning 449/);
+
+    await audit.getByRole('button', { name: 'Show more' }).click();
+    await audit.getByText('Showing the newest 400 entries; older ones are kept too.').waitFor();
+    d.fixture.host.audit.record({ type: 'store.warning', detail: { message: 'a warning while paged' } });
+    const line = audit.locator('.audit-shown p');
+    await line.filter({ hasText: 'Newer entries were recorded since: Refresh shows them.' }).waitFor();
+    assert.equal(await rows.filter({ hasText: 'a warning while paged' }).count(), 0);
+    assert.equal(await rows.count(), 400);
+    await audit.getByRole('button', { name: 'Refresh' }).click();
+    await rows.first().filter({ hasText: 'a warning while paged' }).waitFor();
+    assert.equal(await line.textContent(), 'Showing the newest 400 entries; older ones are kept too.');
+    assert.deepEqual(d.pageErrors, []);
+  });
 });

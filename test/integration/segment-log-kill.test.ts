@@ -6,9 +6,10 @@ import { fileURLToPath } from 'node:url';
 import { describe, it } from 'node:test';
 import { confStoreFactory } from '../../app/store/json-file-store.js';
 import { SegmentLog } from '../../app/store/segment-log.js';
+import { compiledProgram } from '../support/compiled-program.js';
 import { tempDir } from '../support/host-fixture.js';
 
-const churn = fileURLToPath(new URL('../support/segment-log-churn.ts', import.meta.url));
+const churn = compiledProgram(fileURLToPath(new URL('../support/segment-log-churn.ts', import.meta.url)));
 
 /**
  * Starts the churning process on `dir`, lets it acknowledge `rounds` rounds past the one it
@@ -19,7 +20,7 @@ async function churnAndKill(
   dir: string,
   rounds: number
 ): Promise<{ loaded: number; acked: number; compacted: boolean }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', churn, dir], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [churn, dir], { stdio: ['ignore', 'pipe', 'inherit'] });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   let loaded: number | undefined;
   let acked = -1;

@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { createHost, type Host } from '../../app/host/host.js';
 import type { ServerConfigInput } from '../../app/mcp/server-config.js';
 import { InMemoryKeyStore } from '../../app/sampling/key-store.js';
+import { compiledProgram } from './compiled-program.js';
 import { FakeOpenAIServer } from './fake-openai-server.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
@@ -15,7 +16,7 @@ export const MRTR_LLM_KEY = 'sk-mrtr-test-key';
 export const mrtrServer: ServerConfigInput = {
   id: 'mrtr',
   name: 'MRTR server',
-  transport: { type: 'stdio', command: process.execPath, args: ['--import', 'tsx', serverScript], cwd: root },
+  transport: { type: 'stdio', command: process.execPath, args: [compiledProgram(serverScript)], cwd: root },
   autoConnect: false,
   protocol: '2026-07-28'
 };

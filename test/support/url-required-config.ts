@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { ServerConfigInput } from '../../app/mcp/server-config.js';
+import { compiledProgram } from './compiled-program.js';
 import { tempDir } from './host-fixture.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
@@ -17,7 +18,7 @@ export function urlRequiredServerConfig(stateFile: string): ServerConfigInput {
     transport: {
       type: 'stdio',
       command: process.execPath,
-      args: ['--import', 'tsx', serverScript, stateFile],
+      args: [compiledProgram(serverScript), stateFile],
       cwd: root
     },
     autoConnect: false,

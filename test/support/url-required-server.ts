@@ -130,6 +130,9 @@ server.registerPrompt('briefing', {}, () => {
 
 const transport = new StdioServerTransport();
 await server.connect(transport);
+// Its stdin closed, the client is done with it (MCP's stdio shutdown): gone at once, rather than
+// kept up by the task store's expiry timers until the client's SIGTERM two seconds later.
+process.stdin.once('end', () => taskStore.cleanup());
 if (receivedFile !== undefined) {
   // Every tools/call as it arrived, before the SDK reads it.
   const receive = transport.onmessage!;

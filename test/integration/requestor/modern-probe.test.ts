@@ -14,6 +14,7 @@ import { ownerIdentity, type ServerConfig } from '../../../app/mcp/server-config
 import { ServerConnection } from '../../../app/mcp/server-connection.js';
 import type { TaskReceiver } from '../../../app/receiver/task-receiver.js';
 import { confStoreFactory } from '../../../app/store/json-file-store.js';
+import { compiledProgram } from '../../support/compiled-program.js';
 import { tempDir } from '../../support/host-fixture.js';
 import { recordSends, type SentMessage } from '../../support/requestor-harness.js';
 
@@ -36,7 +37,7 @@ const legacyServer = (id: string, onProbe: 'choke' | 'error-exit' | 'ignore', lo
   transport: {
     type: 'stdio',
     command: process.execPath,
-    args: ['--import', 'tsx', support('legacy-probe-server.ts'), JSON.stringify({ onProbe, log })],
+    args: [compiledProgram(support('legacy-probe-server.ts')), JSON.stringify({ onProbe, log })],
     cwd: root
   },
   autoConnect: false
@@ -49,7 +50,7 @@ const methodNotFound = (id: string, refuse: 'all' | 'initialize'): ServerConfig 
   transport: {
     type: 'stdio',
     command: process.execPath,
-    args: ['--import', 'tsx', support('method-not-found-server.ts'), JSON.stringify({ refuse })],
+    args: [compiledProgram(support('method-not-found-server.ts')), JSON.stringify({ refuse })],
     cwd: root
   },
   autoConnect: false
@@ -61,7 +62,7 @@ const slowModern: ServerConfig = {
   transport: {
     type: 'stdio',
     command: process.execPath,
-    args: ['--import', 'tsx', support('slow-modern-server.ts')],
+    args: [compiledProgram(support('slow-modern-server.ts'))],
     cwd: root
   },
   autoConnect: false
@@ -73,18 +74,26 @@ const modern: ServerConfig = {
   transport: {
     type: 'stdio',
     command: process.execPath,
-    args: ['--import', 'tsx', support('modern-task-server.ts'), '{"legacy":"reject"}'],
+    args: [compiledProgram(support('modern-task-server.ts')), '{"legacy":"reject"}'],
     cwd: root
   },
   autoConnect: false
 };
 
-/** A host over `dataDir` that records, per server id, what it sent to each process it started. */
+/**
+ * A host over `dataDir` that records, per server id, what it sent to each process it started,
+ * and the transports of those processes.
+ */
 function hostOver(
   dataDir: string,
   servers: ServerConfig[]
-): { host: Host; processes: (serverId: string) => SentMessage[][] } {
+): {
+  host: Host;
+  processes: (serverId: string) => SentMessage[][];
+  transports: (serverId: string) => StdioClientTransport[];
+} {
   const wire = new Map<string, SentMessage[][]>();
+  const started = new Map<string, StdioClientTransport[]>();
   const host = createHost({
     dataDir,
     autoConnect: false,
@@ -101,10 +110,15 @@ function hostOver(
         stderr: 'pipe'
       });
       wire.set(config.id, [...(wire.get(config.id) ?? []), recordSends(transport, systemClock)]);
+      started.set(config.id, [...(started.get(config.id) ?? []), transport]);
       return transport;
     }
   });
-  return { host, processes: (serverId) => wire.get(serverId) ?? [] };
+  return {
+    host,
+    processes: (serverId) => wire.get(serverId) ?? [],
+    transports: (serverId) => started.get(serverId) ?? []
+  };
 }
 
 /** The requests each process a server log names saw, in order: one list per process. */
@@ -261,7 +275,7 @@ describe('the era probe over stdio and the remembered era', () => {
       transport: { ...stdio, args: ['--import', 'data:text/javascript,setInterval(() => {}, 60000)', ...stdio.args] }
     };
     erasIn(dir).set(ownerIdentity(lingering), 'legacy');
-    const { host, processes } = start(dir, [lingering]);
+    const { host, processes, transports } = start(dir, [lingering]);
     const view = await host.connect('modern-lingering');
     assert.equal(view.state.status, 'ready', view.state.reason);
     assert.equal(view.state.era, 'modern');
@@ -269,6 +283,13 @@ describe('the era probe over stdio and the remembered era', () => {
     assert.deepEqual(first, ['initialize'], 'remembered as legacy: no probe');
     assert.equal(second?.[0], 'server/discover');
     assert.equal(erasIn(dir).get(ownerIdentity(lingering)), 'modern');
+    // The ready process outlives its stdin as well: closed with the host, it is stopped at once
+    // rather than by the SDK two seconds later (a wait no part of this test).
+    const pid = transports('modern-lingering').at(-1)?.pid;
+    assert.ok(pid, 'the ready process runs');
+    const closed = host.close();
+    process.kill(pid, 'SIGTERM');
+    await closed;
   });
 
   it('fails at once, with the server’s own error, a server that answered the probe with −32601 and refuses initialize the same way', async () => {

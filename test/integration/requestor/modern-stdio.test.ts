@@ -5,6 +5,7 @@ import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotoc
 import { systemClock } from '../../../app/core/clock.js';
 import { createHost, type Host } from '../../../app/host/host.js';
 import type { ServerConfig } from '../../../app/mcp/server-config.js';
+import { compiledProgram } from '../../support/compiled-program.js';
 import { nextEvent, tempDir } from '../../support/host-fixture.js';
 import { CAPABILITIES_KEY, modernTaskCalls, TASKS, VERSION_KEY } from '../../support/modern-requestor.js';
 import { countSent, recordSends, resultText, type SentMessage } from '../../support/requestor-harness.js';
@@ -25,7 +26,7 @@ const tsServer = (id: string, script: string, arg?: string): ServerConfig => ({
   transport: {
     type: 'stdio',
     command: process.execPath,
-    args: ['--import', 'tsx', support(script), ...(arg === undefined ? [] : [arg])],
+    args: [compiledProgram(support(script)), ...(arg === undefined ? [] : [arg])],
     cwd: root
   },
   autoConnect: false

@@ -6,6 +6,7 @@ import { createHost, type Host } from '../../../app/host/host.js';
 import type { HostResult, InboxItem } from '../../../app/contract/host-api.js';
 import type { ServerConfigInput } from '../../../app/mcp/server-config.js';
 import { InMemoryKeyStore } from '../../../app/sampling/key-store.js';
+import { compiledProgram } from '../../support/compiled-program.js';
 import { nextEvent } from '../../support/host-fixture.js';
 import { signedOutDataDir } from '../../support/url-required-config.js';
 
@@ -40,7 +41,7 @@ function changingServer(t: TestContext) {
     transport: {
       type: 'stdio',
       command: process.execPath,
-      args: ['--import', 'tsx', serverScript, data.stateFile, offerFile, receivedFile],
+      args: [compiledProgram(serverScript), data.stateFile, offerFile, receivedFile],
       cwd: root
     },
     autoConnect: false,

@@ -4,7 +4,8 @@ import type { Host } from '../app/host/host.js';
 import type { InputExchanges } from '../app/requestor/input-exchanges.js';
 
 /**
- * What the Electron shell shows of what waits on the person: the questions in the Inbox, the
+ * What the Electron shell shows of what waits on the person: the questions in the Inbox (not
+ * those whose answer the Desk holds for its undo window: `Inbox.waiting`), the
  * requests waiting for them to finish in the browser (shown in the Inbox too), and the assistant's
  * tool calls waiting for approval (dock or taskbar badge, tray). Implemented over
  * Electron in `tray.ts`; this file holds no Electron, so the logic is tested under plain Node
@@ -30,7 +31,7 @@ export function pendingLabel(questions: number, approvals = 0, inBrowser = 0): s
 
 /** The host as the badge reads it. */
 export type PendingSource = Pick<Host, 'on'> & {
-  inbox: { readonly size: number };
+  inbox: { readonly waiting: number };
   assistant: { list(): ConversationSummary[] };
   requestor: { exchanges?: Pick<InputExchanges, 'waitingForYou'> | undefined };
 };
@@ -51,7 +52,7 @@ export function followPendingCount(host: PendingSource, view: PendingBadgeView):
   const update = () => {
     let waitingApprovals = 0;
     for (const count of approvals.values()) waitingApprovals += count;
-    const questions = host.inbox.size;
+    const questions = host.inbox.waiting;
     const inBrowser = host.requestor.exchanges?.waitingForYou() ?? 0;
     const label = pendingLabel(questions, waitingApprovals, inBrowser);
     if (label === shown) return;
@@ -62,6 +63,7 @@ export function followPendingCount(host: PendingSource, view: PendingBadgeView):
   const stops = [
     host.on('inbox.added', update),
     host.on('inbox.removed', update),
+    host.on('inbox.held', update),
     host.on('exchange.changed', update),
     host.on('assistant.changed', ({ conversationId, conversation }) => {
       const count = conversation ? conversationSummary(conversation).pendingApprovals : 0;

@@ -404,6 +404,14 @@ export const HostMethods = {
   'inbox.list': { params: z.object({}).default({}), result: z.array(InboxItemSchema) },
   'inbox.answer': { params: z.object({ id: z.string(), answer: InboxAnswerSchema }), result: Ok },
   /**
+   * The person's answer to item `id` waits out its undo window in the Desk (`held`), or Undo took
+   * it back (`held: false`). A held item stays in the inbox until its answer comes, but waits on
+   * the person no more: the tray's and dock's count leaves it out. A hold goes with its item, and
+   * after a minute (a Desk that went before it sent the answer). An item no longer in the inbox
+   * changes nothing.
+   */
+  'inbox.hold': { params: z.object({ id: z.string(), held: z.boolean() }), result: Ok },
+  /**
    * Keeps what the person has typed into a task's question (`values`; null forgets it), so that
    * it is back in its card (`keptDraft`) when the question is back after a restart. Only a task's
    * question that is waiting keeps one (an ordinary request does not outlive a restart), and only
@@ -602,6 +610,11 @@ export const HostEvents = {
   }),
   /** An item reached its `warnAt` unanswered (the app notifies the person). */
   'inbox.expiring': z.object({ item: InboxItemSchema }),
+  /**
+   * The person's answer to an item is held in a Desk (`inbox.hold`), or no longer (Undo, or the
+   * hold ran out): it waits on them no more, or again. Not told when the item goes (`inbox.removed`).
+   */
+  'inbox.held': z.object({ id: z.string(), held: z.boolean() }),
   'server.state': z.object({ serverId: z.string(), state: ConnectionStateSchema }),
   'store.warning': z.object({
     message: z.string(),

@@ -258,6 +258,10 @@ export function hostMethods(parts: HostMethodParts): HostMethodTable {
       parts.inbox.answer(id, answer);
       return OK;
     },
+    'inbox.hold': ({ id, held }) => {
+      parts.inbox.hold(id, held);
+      return OK;
+    },
     // Only a task's question that waits: an ordinary request does not come back after a restart,
     // and a late write of a card just answered must not bring back a draft its answer dropped.
     'inbox.keepDraft': async ({ id, values }) => ({

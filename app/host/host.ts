@@ -430,7 +430,8 @@ export class Host {
           }
         });
       },
-      expiring: (item) => this.events.emit('inbox.expiring', { item })
+      expiring: (item) => this.events.emit('inbox.expiring', { item }),
+      held: (id, held) => this.events.emit('inbox.held', { id, held })
     });
     this.#registry = new ServerRegistry({
       dir: config.dataDir,

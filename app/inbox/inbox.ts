@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { InboxAnswer, InboxItem } from '../contract/host-api.js';
-import type { Clock } from '../core/clock.js';
+import type { Clock, TimerHandle } from '../core/clock.js';
 import { HostError, JsonRpcCode } from '../core/errors.js';
 import { copyJson } from '../core/json-copy.js';
 import { validateElicitationContent } from '../contract/elicitation-check.js';
@@ -36,7 +36,19 @@ export interface InboxEvents {
   answered?(item: Readonly<InboxItem>, action: InboxAnswer['action']): void;
   /** An item reached its `warnAt`: it expires soon, unanswered. */
   expiring?(item: InboxItem): void;
+  /**
+   * The person's answer to an item is held in the Desk for its undo window (`held`), or no longer
+   * (Undo took it back, or its hold ran out): see {@link Inbox.hold}. Not told when the item goes.
+   */
+  held?(id: string, held: boolean): void;
 }
+
+/**
+ * How long an answer the Desk holds (see {@link Inbox.hold}) keeps its item out of what waits on
+ * the person, at most: far more than the Desk's undo window and its send, so that an item whose
+ * Desk went before it sent the answer (a page closed, its last call lost) waits on them again.
+ */
+export const INBOX_HOLD_MAX_MS = 60_000;
 
 /** How an item left the inbox, beyond answered or withdrawn (see {@link InboxEvents.removed}). */
 export interface InboxRemoval {
@@ -74,6 +86,8 @@ export class Inbox {
       signal: AbortSignal;
       settle: (answer: InboxAnswer) => void;
       validate?: (answer: InboxAnswer) => void;
+      /** The person's answer is held in the Desk (see {@link hold}): the timer that ends the hold. */
+      hold?: TimerHandle;
     }
   >();
   /**
@@ -135,7 +149,7 @@ export class Inbox {
       const onAbort = () => {
         if (this.#items.get(full.id)?.item !== full) return;
         stopWarning();
-        this.#items.delete(full.id);
+        this.#take(full.id);
         this.#events.removed(full.id, 'withdrawn', full, isTimeoutReason(signal.reason) ? { timedOut: true } : {});
         reject(signal.reason);
       };
@@ -158,6 +172,48 @@ export class Inbox {
   /** How many items are pending. */
   get size(): number {
     return this.#items.size;
+  }
+
+  /**
+   * How many pending items wait on the person: all but those whose answer the Desk holds for its
+   * undo window ({@link hold}), which the person has answered, as far as they know.
+   */
+  get waiting(): number {
+    let waiting = 0;
+    for (const { hold } of this.#items.values()) if (hold === undefined) waiting++;
+    return waiting;
+  }
+
+  /**
+   * Notes that the person's answer to item `id` waits out its undo window in the Desk (`held`),
+   * or that Undo took it back: a held item stays pending until its answer comes, but waits on
+   * the person no more ({@link waiting}). A hold goes with its item, and after
+   * {@link INBOX_HOLD_MAX_MS}. Returns whether that changed anything: an item no longer pending
+   * (its answer came first), or already so, changes nothing.
+   */
+  hold(id: string, held: boolean): boolean {
+    const entry = this.#items.get(id);
+    if (!entry || (entry.hold !== undefined) === held) return false;
+    if (held) {
+      const handle = this.#clock.setTimeout(() => {
+        if (this.#items.get(id) !== entry || entry.hold !== handle) return;
+        delete entry.hold;
+        this.#events.held?.(id, false);
+      }, INBOX_HOLD_MAX_MS);
+      entry.hold = handle;
+    } else {
+      if (entry.hold !== undefined) this.#clock.clearTimeout(entry.hold);
+      delete entry.hold;
+    }
+    this.#events.held?.(id, held);
+    return true;
+  }
+
+  /** Takes item `id` out of the inbox, and ends its hold (see {@link hold}). */
+  #take(id: string): void {
+    const hold = this.#items.get(id)?.hold;
+    if (hold !== undefined) this.#clock.clearTimeout(hold);
+    this.#items.delete(id);
   }
 
   /** Whether some pending item matches (read in place: nothing is copied). */
@@ -192,7 +248,7 @@ export class Inbox {
     let withdrawn = 0;
     for (const [id, entry] of [...this.#items]) {
       if (!predicate(entry.item)) continue;
-      this.#items.delete(id);
+      this.#take(id);
       this.#events.removed(id, 'withdrawn', entry.item, { reason, byYou });
       entry.settle(this.#withdrawal(entry.item, reason, byYou, cause));
       withdrawn++;
@@ -212,7 +268,7 @@ export class Inbox {
   handOver(signal: AbortSignal): boolean {
     for (const [id, entry] of this.#items) {
       if (entry.signal !== signal) continue;
-      this.#items.delete(id);
+      this.#take(id);
       this.#places.set(signal, { id, createdAt: entry.item.createdAt });
       this.#events.removed(id, 'answered', entry.item, { handedOver: true });
       const answer: InboxAnswer = { action: 'reject' };
@@ -286,7 +342,7 @@ export class Inbox {
       }
     }
     entry.validate?.(answer);
-    this.#items.delete(id);
+    this.#take(id);
     this.#events.answered?.(item, answer.action);
     this.#events.removed(id, 'answered', item);
     entry.settle(answer);

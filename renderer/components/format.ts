@@ -29,6 +29,17 @@ export function sentence(text: string): string {
   return /[.!?…)]$/.test(trimmed) ? trimmed : `${trimmed}.`;
 }
 
+/**
+ * How finely a countdown says what is left: a unit in ms (`60_000`: whole minutes), or the unit
+ * for what is left (`left` ms), so that one countdown may say minutes, then seconds near its end.
+ */
+export type CountUnit = number | ((left: number) => number);
+
+/** The unit `unit` counts in with `left` ms left (see {@link CountUnit}). */
+export function unitFor(unit: CountUnit, left: number): number {
+  return typeof unit === 'function' ? unit(left) : unit;
+}
+
 /** A duration (a ttl) in the largest whole units that fit, e.g. "1 h 30 min", "45 s". */
 export function formatDuration(ms: number): string {
   const parts: string[] = [];

@@ -1,5 +1,5 @@
 import type { OutboundTaskView, ServerView } from '../../app/contract/host-api.js';
-import { formatDateTime, formatDuration } from './format.js';
+import { formatDateTime, formatDuration, unitFor, type CountUnit } from './format.js';
 
 /**
  * Which way a task goes: `received` (a server's request Taskdesk runs, so Taskdesk keeps it for
@@ -104,19 +104,31 @@ export function keptCounting(expiresAt: string | undefined, now: number, gone = 
 }
 
 /**
+ * The unit the Tasks screen counts a task's time left in, with `left` ms left: whole minutes, and
+ * seconds only in its last minute, where they matter. Every row counts so, running or ended,
+ * received or requested, and so does its detail: a column headed "Kept" reads alike down its rows
+ * ("Kept for 59 min more" beside "Kept for 12 min more", never "Kept for 59 min 27 s more").
+ */
+export function minutesThenSeconds(left: number): number {
+  return left < 60_000 ? 1_000 : 60_000;
+}
+
+/**
  * How long a task and its result are still kept (its TTL from creation): "Taskdesk keeps the task
  * and its result for 9 min more", "… without a time limit", "… for a time not known" (an end that
  * is no date), and once the time has passed "… kept the task and its result until" (the date
  * follows). `gone` (see {@link keptNoLonger}): once its time has passed it says so as above;
  * before, "… no longer keeps the task and its result", never a countdown. What is left is
- * rounded down to `unitMs`, so a row in whole minutes never says more than its detail in seconds
- * does, nor more than is left; under one unit it is "for less than 1 min more" ("for 0 s more"
- * would read as gone, and "only" adds nothing to it). `warned` warns as `warnAt` does: the
+ * rounded down to `unitMs` (a unit, or the unit for what is left, as {@link minutesThenSeconds}
+ * gives it), so a line in whole minutes never says more than one in seconds does, nor more than
+ * is left; under one unit it is "for less than 1 min more" ("for 0 s more" would read as gone,
+ * and "only" adds nothing to it). `warned` warns as `warnAt` does: the
  * host said its time is nearly up. `lost`: no longer kept, whatever the time (its server lost it
  * before, and did not keep it until then). `anew` (see {@link KeptHold}): "Taskdesk keeps its
  * result; the server was started again since", or that the server may no longer keep it, never a
  * countdown the server's new process does not hold; with `removed`, "… the server was removed",
- * or that the server was removed and no longer keeps it (Taskdesk will never ask it again).
+ * or that the server was removed and Taskdesk no longer asks it for the task (what the server
+ * still holds, an HTTP server's own, is not known to Taskdesk).
  *
  * `compact`: the Tasks screen's words, the same in a task's row and in its detail. Each starts
  * with what is kept, so that a column headed "Kept" reads alike down its rows: "Kept for 9 min
@@ -127,7 +139,8 @@ export function keptCounting(expiresAt: string | undefined, now: number, gone = 
  * row's tooltip) says who keeps it right after "kept": "Kept by the server for 9 min more", "Was
  * kept by Taskdesk until", "No longer kept by the server", and why for `anew`: "Result kept by
  * Taskdesk; the server was started again since", "May no longer be kept by the server, which was
- * started again since", "No longer kept by the server, which was removed".
+ * started again since", "No longer kept: the server was removed, and Taskdesk no longer asks it
+ * for the task".
  */
 export function keptLine(
   direction: TaskDirection,
@@ -146,7 +159,7 @@ export function keptLine(
     removed = false
   }: {
     warnAt?: string | undefined;
-    unitMs?: number;
+    unitMs?: CountUnit;
     midLine?: boolean;
     compact?: boolean;
     by?: boolean;
@@ -174,12 +187,12 @@ export function keptLine(
       ? anew === 'result'
         ? `Result kept by Taskdesk${by ? `; the server was ${since}` : ''}`
         : removed
-          ? `No longer kept${by ? ' by the server, which was removed' : ''}`
+          ? `No longer kept${by ? ': the server was removed, and Taskdesk no longer asks it for the task' : ''}`
           : `May no longer be kept${by ? ' by the server, which was started again since' : ''}`
       : anew === 'result'
         ? `Taskdesk keeps its result; the server was ${since}`
         : removed
-          ? `${server} was removed, and no longer keeps the task`
+          ? `${server} was removed; Taskdesk no longer asks it for the task`
           : `${server} was started again since, and may no longer keep the task`;
     return { words, ended: true, warning: false, gone: true };
   }
@@ -194,8 +207,9 @@ export function keptLine(
   // An end that is no date is a limit not known, not none.
   if (Number.isNaN(end)) return { words: `${lead()}for a time not known`, ended: false, warning: false };
   const warning = warned || (warnAt !== undefined && now >= Date.parse(warnAt));
-  const whole = Math.floor(left / unitMs) * unitMs;
-  const time = whole > 0 ? `${warning ? 'only ' : ''}${formatDuration(whole)}` : `less than ${formatDuration(unitMs)}`;
+  const unit = unitFor(unitMs, left);
+  const whole = Math.floor(left / unit) * unit;
+  const time = whole > 0 ? `${warning ? 'only ' : ''}${formatDuration(whole)}` : `less than ${formatDuration(unit)}`;
   const words = `${lead()}for ${time} more`;
   return { words, ended: false, warning };
 }

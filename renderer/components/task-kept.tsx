@@ -1,12 +1,14 @@
 import { DateTime } from './date-time.js';
+import type { CountUnit } from './format.js';
 import { keptCounting, keptInFull, keptLine, type TaskDirection } from './kept-words.js';
 import { useNowCounting } from './use-now.js';
 
 /**
  * How long a task and its result are kept, and by whom, counting down ({@link keptLine}'s words):
  * the one way the Desk says a task's lifetime (Tasks, Tools, the Assistant, an Inbox question's
- * task, which leaves the Inbox unanswered when its time has passed). `everyMs` above a
- * second counts in whole minutes (a long list need not tick every second); `until` adds the date
+ * task, which leaves the Inbox unanswered when its time has passed). `unitMs` is how finely it
+ * counts: seconds by default, whole minutes (a long list need not tick every second), or the unit
+ * for what is left (the Tasks screen's `minutesThenSeconds`); `until` adds the date
  * it ends; `gone` (a task lost or expired, see `keptNoLonger`) says it is no longer kept rather
  * than count down, and `lost` says so even once its time has passed; `anew` (see `keptHold`) says
  * what Taskdesk kept of a task whose server was started again since, or `removed`. It keeps a
@@ -19,7 +21,7 @@ export function TaskKept({
   direction,
   expiresAt,
   warnAt,
-  everyMs = 1000,
+  unitMs = 1000,
   until = true,
   midLine = false,
   compact = false,
@@ -33,7 +35,7 @@ export function TaskKept({
   direction: TaskDirection;
   expiresAt: string | undefined;
   warnAt?: string | undefined;
-  everyMs?: number;
+  unitMs?: CountUnit;
   until?: boolean;
   midLine?: boolean;
   /**
@@ -54,7 +56,6 @@ export function TaskKept({
   /** With `anew`: its server was removed, rather than started again. */
   removed?: boolean | undefined;
 }) {
-  const unitMs = everyMs > 1000 ? 60_000 : 1000;
   const end = expiresAt === undefined ? NaN : Date.parse(expiresAt);
   const now = useNowCounting(
     end,

@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'react';
+import { unitFor, type CountUnit } from './format.js';
 
 /**
  * The page's time, moving every `everyMs` while a component shows it (a countdown). One
@@ -16,13 +17,13 @@ export function useNow(everyMs = 1000, enabled = true): number {
 }
 
 /**
- * The page's time for a countdown to `endMs` said in whole `unitMs`: it moves only when that
- * count changes (and at `warnAtMs`), so every countdown to one end changes its words at the same
- * moment (a list's row and its detail agree) and a countdown in minutes renders once a minute.
- * Not `enabled`, or with no end to count to, it keeps no timer. Each render reads the page's own
- * clock (a test can drive it with a fake one).
+ * The page's time for a countdown to `endMs` said in whole `unitMs` (a unit, or the unit for what
+ * is left: see `CountUnit`): it moves only when that count changes (and at `warnAtMs`), so every
+ * countdown to one end changes its words at the same moment (a list's row and its detail agree)
+ * and a countdown in minutes renders once a minute. Not `enabled`, or with no end to count to, it
+ * keeps no timer. Each render reads the page's own clock (a test can drive it with a fake one).
  */
-export function useNowCounting(endMs: number, unitMs: number, enabled = true, warnAtMs = NaN): number {
+export function useNowCounting(endMs: number, unitMs: CountUnit, enabled = true, warnAtMs = NaN): number {
   const [tick, setTick] = useState(0);
   const now = Date.now();
   useEffect(() => {
@@ -34,14 +35,15 @@ export function useNowCounting(endMs: number, unitMs: number, enabled = true, wa
 }
 
 /**
- * How long from `at` until a countdown to `endMs` in whole `unitMs` (what is left, rounded down)
- * says another number, or `warnAtMs` comes, whichever is first. The number changes once what is
- * left falls below a whole unit: a millisecond past the boundary. A timer due on the boundary
- * itself may run with exactly a whole unit left (a clock that moves in whole milliseconds), which
- * still reads as that unit; waiting a whole unit from there left the words a unit behind another
- * line on the same task (a Tasks row and its detail) for a minute.
+ * How long from `at` until a countdown to `endMs` in whole `unitMs` (what is left, rounded down;
+ * the unit for what is left at `at`, when it depends on it) says another number, or `warnAtMs`
+ * comes, whichever is first. The number changes once what is left falls below a whole unit: a
+ * millisecond past the boundary. A timer due on the boundary itself may run with exactly a whole
+ * unit left (a clock that moves in whole milliseconds), which still reads as that unit; waiting a
+ * whole unit from there left the words a unit behind another line on the same task (a Tasks row
+ * and its detail) for a minute.
  */
-export function nextTurnIn(endMs: number, unitMs: number, at: number, warnAtMs = NaN): number {
-  const turn = ((endMs - at) % unitMs) + 1;
+export function nextTurnIn(endMs: number, unitMs: CountUnit, at: number, warnAtMs = NaN): number {
+  const turn = ((endMs - at) % unitFor(unitMs, endMs - at)) + 1;
   return warnAtMs > at ? Math.min(turn, warnAtMs - at) : turn;
 }

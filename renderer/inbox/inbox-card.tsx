@@ -33,9 +33,11 @@ export function InboxCard({
   const delivery = answerDelivery(item, server);
   const note = keptNote(item, delivery);
   const apart = delivery.kind === 'kept' && delivery.startedAnew === true;
+  // The tool-call task of Taskdesk's it was asked for, when the Desk knows it: a lookup in an
+  // index built once for each state (`relatedTaskOf`), not a scan of every task for each card.
+  // Selected as what the card says of it (whether its server may give up; "your call of
+  // lookup"), so that the task's progress does not render the card.
   const mayGiveUp = useDeskState((state) => serverMayGiveUp(item, relatedTaskOf(item, state.outbound)));
-  // The tool-call task of Taskdesk's it was asked for, when the Desk knows it, in words ("your
-  // call of lookup"): selected as words, so that the task's progress does not render the card.
   const call = useDeskState((state) => {
     const task = relatedTaskOf(item, state.outbound);
     return task && callOfWords(task);

@@ -1,4 +1,5 @@
 import type { InboxItem, OutboundTaskView } from '../../app/contract/host-api.js';
+import { derivedOf } from '../store/derived.js';
 
 /**
  * Whether the item's server may stop waiting for the answer, as a server does with any ordinary
@@ -26,5 +27,25 @@ export function relatedTaskOf(
 ): OutboundTaskView | undefined {
   // A multi round-trip request's id is no task's (`relatedCall`).
   if (item.relatedTaskId === undefined || item.relatedCall) return undefined;
-  return Object.values(outbound).find((task) => task.serverId === item.serverId && task.taskId === item.relatedTaskId);
+  return tasksByServerTask(outbound).get(serverTaskKey(item.serverId, item.relatedTaskId));
+}
+
+/**
+ * The Desk's requested tasks by their server and the server's task id, once for each state of
+ * `outbound`: every Inbox card looks its task up on every store update (each progress
+ * notification), and scanned every task for it.
+ */
+export const tasksByServerTask = derivedOf((outbound: Record<string, OutboundTaskView>) => {
+  const tasks = new Map<string, OutboundTaskView>();
+  for (const task of Object.values(outbound)) {
+    // The first of one key, as a scan in order found it.
+    const key = serverTaskKey(task.serverId, task.taskId);
+    if (!tasks.has(key)) tasks.set(key, task);
+  }
+  return tasks;
+});
+
+/** A server's task, as {@link tasksByServerTask} keys it. */
+function serverTaskKey(serverId: string, taskId: string): string {
+  return `${serverId}\u0000${taskId}`;
 }

@@ -430,8 +430,13 @@ export const ServerCard = memo(function ServerCard({
           <StatusBadge status={state.status} />
         )}
       </div>
-      {/* A disconnect (by the person, or by Taskdesk closing) is no failure: said, not in red. */}
-      {reason ? <p className={state.status === 'closed' ? 'reason reason-closed' : 'reason'}>{reason}</p> : null}
+      {/* A disconnect (by the person, or by Taskdesk closing) is no failure: said, not in red. So
+          is the person's Disconnect remembered over a restart, its server idle since. */}
+      {reason ? (
+        <p className={state.status === 'closed' || state.stayDisconnected ? 'reason reason-closed' : 'reason'}>
+          {reason}
+        </p>
+      ) : null}
       {/* The person's Disconnect holds over a restart, whatever "Connect when Taskdesk starts" says. */}
       {state.stayDisconnected ? (
         <p className="reason-next">It stays disconnected until you press Connect, even after Taskdesk restarts.</p>

@@ -529,6 +529,9 @@ export function applyEvent(state: DeskState, action: HostEventAction): DeskState
     // Told to the person by a system notification (see desk-notifications); the task itself came with `outbound.changed`.
     case 'outbound.ended':
       return state;
+    // For the tray's and dock's count: the Desk that holds an answer shows it held already (`held`).
+    case 'inbox.held':
+      return state;
     default: {
       const missed: never = action;
       throw new Error(`Unknown host event ${JSON.stringify(missed)}`);

@@ -9,7 +9,7 @@ import { toHostCallError } from '../host-client.js';
 import { deskReducer, ENDED_RUNS_KEPT, historyKindOf, isEntryOf } from './desk-reducer.js';
 import { ended, requestTitle, withdrawnSentence } from '../components/request-title.js';
 import { initialDeskState, type DeskAction, type DeskSnapshot, type DeskState } from './desk-state.js';
-import { HeldAnswers, heldAnswerWord } from './held-answers.js';
+import { HeldAnswers, heldAnswerWord, type HeldAnswer } from './held-answers.js';
 import { arrivalGathering, arrivalWords, type Arrival } from './arrival-words.js';
 import type { Gathering } from '../shell/announcer.js';
 
@@ -28,6 +28,7 @@ const HOST_EVENTS = [
   'policies.changed',
   'audit.changed',
   'inbox.expiring',
+  'inbox.held',
   'call.changed',
   'history.changed',
   'tools.changed',
@@ -89,6 +90,10 @@ export class DeskStore {
    * window ends, whichever screen is shown; one whose item goes meanwhile is dropped.
    */
   readonly held: HeldAnswers;
+  /** The held answers the host was last told of (see {@link DeskStore.#tellHeld}). */
+  #told: Readonly<Record<string, HeldAnswer>> = {};
+  /** The last `inbox.hold` call: each goes after the one before, so an Undo never overtakes its hold. */
+  #holdCall: Promise<unknown> = Promise.resolve();
 
   constructor(client: HostApiClient, options: DeskStoreOptions = {}) {
     this.client = client;
@@ -98,6 +103,30 @@ export class DeskStore {
         (this.#options.setTimeout ?? ((run: () => void, wait: number) => window.setTimeout(run, wait)))(callback, ms),
       clearTimeout: (handle) => this.#clearTimeout(handle)
     });
+    this.held.subscribe(() => this.#tellHeld());
+  }
+
+  /**
+   * Tells the host which answers are held (`inbox.hold`) as they are held and as they end: held,
+   * the person has answered as far as they know, and the host's count of what waits on them (the
+   * tray's and dock's) leaves the item out; taken back, or not sent, it waits on them again. One
+   * that was sent ends with its item. A call that fails only leaves the count as it was: the host
+   * ends a hold it was not told the end of after a while.
+   */
+  #tellHeld(): void {
+    const held = this.held.getSnapshot();
+    const told = this.#told;
+    this.#told = held;
+    const changes = [
+      ...Object.keys(held)
+        .filter((id) => !(id in told))
+        .map((id) => ({ id, held: true })),
+      ...Object.keys(told)
+        .filter((id) => !(id in held))
+        .map((id) => ({ id, held: false }))
+    ];
+    for (const change of changes)
+      this.#holdCall = this.#holdCall.then(() => this.client.call('inbox.hold', change)).catch(() => undefined);
   }
 
   readonly getState = (): DeskState => this.#state;

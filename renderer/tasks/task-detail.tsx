@@ -2,7 +2,7 @@ import { useEffect, useId, useLayoutEffect, useRef, useState, useSyncExternalSto
 import type { HistoryEntry, InboundTask } from '../../app/contract/host-api.js';
 import { cancelledByWords } from '../components/cancelled-words.js';
 import { CopyButton } from '../components/copy-button.js';
-import { keptHold } from '../components/kept-words.js';
+import { keptHold, minutesThenSeconds } from '../components/kept-words.js';
 import { TaskKept } from '../components/task-kept.js';
 import { fetchState, notFetchedWords } from './fetched-words.js';
 import { AskedTtl } from '../components/asked-ttl.js';
@@ -461,7 +461,7 @@ export function TaskDetail({
                     by
                     expiresAt={item.expiresAt}
                     warnAt={item.running ? item.warnAt : undefined}
-                    everyMs={item.running ? 1000 : 15_000}
+                    unitMs={minutesThenSeconds}
                     {...hold}
                   />
                   {outbound ? <AskedTtl task={outbound} gone={hold.gone || hold.anew !== undefined} /> : null}

@@ -8,7 +8,7 @@ import { MarkdownLine } from '../components/markdown-line.js';
 import { ProgressLine } from '../components/progress-line.js';
 import { ShortId } from '../components/short-id.js';
 import { StatusBadge } from '../components/status-badge.js';
-import { keptHold } from '../components/kept-words.js';
+import { keptHold, minutesThenSeconds } from '../components/kept-words.js';
 import { useDeskState } from '../shell/desk-context.js';
 import { TaskKept } from '../components/task-kept.js';
 import { TaskTitle } from '../components/task-title.js';
@@ -167,12 +167,12 @@ export const TaskRow = memo(function TaskRow({
         <DateTime iso={item.createdAt} />
       </td>
       <td className="when">
-        {/* A finished task's time counts in minutes: only a running one may need its seconds. */}
+        {/* Every row in minutes, and in seconds in its last minute: the column reads alike down its rows. */}
         <TaskKept
           direction={item.direction}
           expiresAt={item.expiresAt}
           warnAt={item.running ? item.warnAt : undefined}
-          everyMs={item.running ? 1000 : 15_000}
+          unitMs={minutesThenSeconds}
           until={false}
           compact
           {...keptHold(item.status, item.outbound, server)}

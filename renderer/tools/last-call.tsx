@@ -1,7 +1,7 @@
 import { memo, useEffect, useState } from 'react';
 import type { HistorySummary } from '../../app/contract/host-api.js';
 import { DateTime } from '../components/date-time.js';
-import { lastCallLead, lastCallStatus, laterCallRuns, lowerFirst } from './last-call-status.js';
+import { lastCallLead, lastCallStatus, laterCallRuns, lowerFirst, runningStarts } from './last-call-status.js';
 import { sameLastCalls } from './same-last-calls.js';
 import { statusLabel } from '../components/status-words.js';
 import { WAITING_FOR_YOU_LABEL } from '../tasks/task-items.js';
@@ -103,7 +103,8 @@ export const LastCallLine = memo(function LastCallLine({
   const running =
     task === undefined || isTerminal(task.state) ? undefined : waits ? WAITING_FOR_YOU_LABEL : statusLabel(task.state);
   const status = running === undefined ? lastCallStatus(entry) : lowerFirst(running);
-  const laterRuns = useDeskState((state) => laterCallRuns(entry, toolName, state.calls, state.outbound));
+  // One lookup in an index built once for each state, not a scan of every task by each card.
+  const laterRuns = useDeskState((state) => laterCallRuns(entry, toolName, runningStarts(state.calls, state.outbound)));
   return (
     <p className="muted small-text tool-last-call">
       {lastCallLead(laterRuns)} <DateTime iso={entry.createdAt} />: {status} —{' '}

@@ -279,7 +279,7 @@ function KeptUntil({ task, expiresAt, hold }: { task: OutboundTaskView; expiresA
   return (
     <>
       {' · '}
-      <TaskKept direction="requested" expiresAt={expiresAt} everyMs={15_000} midLine {...hold} />
+      <TaskKept direction="requested" expiresAt={expiresAt} unitMs={60_000} midLine {...hold} />
       <AskedTtl task={task} gone={hold.gone || hold.anew !== undefined} />
     </>
   );

@@ -11,6 +11,7 @@ import {
 import type { Locator, Page, Frame, FrameLocator } from 'playwright-core';
 import { systemClock } from '../../app/core/clock.js';
 import { nextEvent, peerServer, type PeerServer } from '../support/host-fixture.js';
+import { ManualClock } from '../support/manual-clock.js';
 import { ClockedTaskStore } from '../support/requestor-task-store.js';
 import { createTaskToolPeer, REPORT_RESULT } from '../support/task-tool-server.js';
 import { startDesk, type DeskFixture } from './desk-fixture.js';
@@ -89,11 +90,8 @@ describe('the Tasks screen: received and requested tasks, filters, a detail view
     // The column says how long; its detail's words, with who keeps it and until when, are the
     // cell's tooltip.
     const received = row(`received:${asked.task.taskId}`).locator('.task-kept');
-    assert.match((await received.textContent()) ?? '', /^Kept for (10 min|9 min \d+ s) more$/);
-    assert.match(
-      (await received.getAttribute('title')) ?? '',
-      /^Kept by Taskdesk for (10 min|9 min \d+ s) more, until \S/
-    );
+    assert.match((await received.textContent()) ?? '', /^Kept for (10|9) min more$/);
+    assert.match((await received.getAttribute('title')) ?? '', /^Kept by Taskdesk for (10|9) min more, until \S/);
     const requested = row(`requested:${outboundId}`).locator('.task-kept');
     assert.match((await requested.textContent()) ?? '', /^Kept (for \d.* more|without a time limit)$/);
     assert.match(
@@ -888,7 +886,7 @@ describe('how long a task is kept, in its Tasks row and its Details alike, in he
   it('says how long in the row, and the same words with who keeps it and until when in the detail and the tooltip', async () => {
     await page.clock.pauseAt(Date.now() + 1_000);
     const received = await keptOf(receivedKey);
-    assert.match(received.row, /^Kept for (10 min|9 min( \d+ s)?) more$/);
+    assert.match(received.row, /^Kept for (10|9) min more$/);
     const receivedTime = received.row.replace(/^Kept /, '');
     assert.match(received.detail, new RegExp(`^Kept by Taskdesk ${receivedTime}, until \\S`));
     assert.equal(received.title, received.detail, 'the tooltip says what the detail says');
@@ -913,6 +911,81 @@ describe('how long a task is kept, in its Tasks row and its Details alike, in he
     assert.equal(requested.title, requested.detail);
     // What Taskdesk asked for still follows it.
     assert.equal(requested.dd, `${requested.detail} (Taskdesk asked for 1 h)`);
+    assert.deepEqual(d.pageErrors, []);
+  });
+});
+
+/**
+ * The Kept column counts every row alike: whole minutes, whether a task runs or ended, and
+ * seconds only in its last minute, for every row. The core's clock stands still; the page's is
+ * set where the words are compared.
+ */
+describe('the Tasks screen’s Kept column in one unit down its rows, in headless Chromium against the real core', () => {
+  const clock = new ManualClock();
+  const desk = peerServer('desk');
+  let d: DeskFixture;
+  let page: Page;
+  let tasks: Locator;
+
+  before(async () => {
+    d = await startDesk(
+      { desk },
+      {
+        host: { clock },
+        viewport: { width: 1500, height: 1200 },
+        beforeLoad: (p) => p.clock.install({ time: clock.now() })
+      }
+    );
+    page = d.page;
+    tasks = page.getByRole('region', { name: 'Tasks' });
+  });
+
+  after(async () => {
+    await d?.close();
+  });
+
+  const text = async (locator: Locator) => ((await locator.textContent()) ?? '').replace(/\s+/g, ' ').trim();
+
+  it('says a running task’s time as an ended one’s, in minutes, and both in seconds in their last minute, its detail alike', async () => {
+    // Two questions of ten minutes asked at one moment: one waits in the Inbox, one is answered.
+    const waiting = await desk.server.request(question('Which region, still to say?'), CreateTaskResultSchema);
+    const answered = await desk.server.request(question('Which region, said?'), CreateTaskResultSchema);
+    const inbox = await d.fixture.host.call('inbox.list', {});
+    const item = inbox.find((each) => each.taskId === answered.task.taskId)!;
+    const end = Date.parse(inbox.find((each) => each.taskId === waiting.task.taskId)?.expiresAt ?? '');
+    assert.equal(Date.parse(item.expiresAt ?? ''), end, 'both end at one moment');
+    await d.fixture.host.call('inbox.answer', {
+      id: item.id,
+      answer: { action: 'accept', content: { region: 'north' } }
+    });
+    await page.locator('nav').getByRole('link', { name: 'Tasks', exact: true }).click();
+    await tasks.getByRole('search', { name: 'Tasks' }).getByLabel('Status').selectOption('');
+    const running = tasks.locator(`tr[data-task-key="received:${waiting.task.taskId}"]`);
+    const ended = tasks.locator(`tr[data-task-key="received:${answered.task.taskId}"]`);
+    await running.locator('[data-status="working"]').waitFor();
+    await ended.locator('[data-status="completed"]').waitFor();
+
+    // 5 min 33 s left of each: the running one's row said "5 min 33 s" beside the ended one's "5 min".
+    await page.clock.pauseAt(end - 333_000);
+    await running.locator('.task-kept', { hasText: /^Kept for 5 min more$/ }).waitFor();
+    assert.equal(await text(ended.locator('.task-kept')), 'Kept for 5 min more');
+    assert.match(
+      (await running.locator('.task-kept').getAttribute('title')) ?? '',
+      /^Kept by Taskdesk for 5 min more, until \S/
+    );
+    // Its detail, open beside it, says the same.
+    await running.getByRole('button', { name: /^Details of / }).click();
+    const detail = tasks.locator(`.task-detail[data-task-key="received:${waiting.task.taskId}"]`);
+    const kept = detail
+      .locator('.detail-times div', { has: page.locator('dt', { hasText: 'Kept' }) })
+      .locator('.task-kept');
+    assert.match(await text(kept), /^Kept by Taskdesk for 5 min more, until \S/);
+
+    // Its last minute: seconds, for the row that runs (its host warns by now) and the one that ended.
+    await page.clock.pauseAt(end - 42_000);
+    await running.locator('.task-kept', { hasText: /^⚠ Kept for only 42 s more$/ }).waitFor();
+    assert.equal(await text(ended.locator('.task-kept')), 'Kept for 42 s more');
+    assert.match(await text(kept), /^⚠ Kept by Taskdesk for only 42 s more, until \S/);
     assert.deepEqual(d.pageErrors, []);
   });
 });

@@ -78,6 +78,9 @@ describe('Undo after Decline or Dismiss in the Inbox', () => {
 
     const badge = page.locator('a[data-screen="inbox"] .badge');
     assert.equal(await badge.textContent(), '1');
+    const { host } = desk.fixture;
+    assert.equal(host.inbox.waiting, 1);
+    const heldByDesk = nextEvent(host, 'inbox.held', (event) => event.id === id && event.held);
     await card.getByRole('button', { name: 'Decline' }).click();
     // The card gives its place to a line with Undo; the server has no answer, and the host still waits on it.
     const line = page.locator(`.inbox-held[data-held-id="${id}"]`);
@@ -86,14 +89,21 @@ describe('Undo after Decline or Dismiss in the Inbox', () => {
     assert.equal(await badge.count(), 0);
     assert.equal(await line.textContent(), 'Declined Server a’s question “Pick a shelf”. Undo');
     assert.equal(await card.isVisible(), false);
+    // The Desk tells the host, whose count for the tray and dock leaves it out too, though it still waits on the answer.
+    await heldByDesk;
+    assert.equal(host.inbox.waiting, 0);
+    assert.equal(host.inbox.size, 1);
     await page.clock.fastForward(4_000);
     assert.equal(await waiting(id), true);
     assert.equal(answered, false);
     await saidTimes(page, /^Declined Server a’s question “Pick a shelf”\. You can undo it for 5 seconds: press u\.$/);
 
+    const backToYou = nextEvent(host, 'inbox.held', (event) => event.id === id && !event.held);
     await line.getByRole('button', { name: 'Undo' }).click();
     await card.waitFor();
     assert.equal(await line.count(), 0);
+    await backToYou;
+    assert.equal(host.inbox.waiting, 1);
     // Said, as the answer was: a screen reader hears the card came back.
     await saidTimes(page, /^Brought back Server a’s question “Pick a shelf”\.$/);
     assert.equal(await badge.textContent(), '1');

@@ -49,6 +49,18 @@ describe('Disconnect over a restart of Taskdesk, in headless Chromium against th
     return { page, close };
   };
   const text = async (locator: Locator) => ((await locator.textContent()) ?? '').replace(/\s+/g, ' ').trim();
+  /** How a card's reason is shown: its classes and its colour as drawn. */
+  const shown = (reason: Locator) =>
+    reason.evaluate((element) => ({ className: element.className, color: getComputedStyle(element).color }));
+  /** The colour the page gives a reason said in red (a failure's). */
+  const danger = (page: Page) =>
+    page.evaluate(() => {
+      const probe = document.body.appendChild(document.createElement('p'));
+      probe.className = 'reason';
+      const color = getComputedStyle(probe).color;
+      probe.remove();
+      return color;
+    });
 
   before(async () => {
     built = await buildRenderer();
@@ -75,6 +87,10 @@ describe('Disconnect over a restart of Taskdesk, in headless Chromium against th
     await firstCard.getByRole('button', { name: 'Disconnect Echo' }).click();
     await firstCard.locator('[data-status="closed"]').waitFor();
     assert.equal(await text(firstCard.locator('.reason')), 'Disconnected by you');
+    // A Disconnect is no failure: said in the muted colour, not in red.
+    const muted = await shown(firstCard.locator('.reason'));
+    assert.equal(muted.className, 'reason reason-closed');
+    assert.notEqual(muted.color, await danger(before.page));
     assert.deepEqual(await firstCard.locator('.reason-next').allTextContents(), [STAYS]);
     await before.close();
 
@@ -85,6 +101,8 @@ describe('Disconnect over a restart of Taskdesk, in headless Chromium against th
     await echo.waitFor();
     assert.equal(await echo.locator('.card-header [data-status]').getAttribute('data-status'), 'idle');
     assert.equal(await text(echo.locator('.reason')), 'Disconnected by you');
+    // Still no failure after a restart: shown as before it, beside "Not connected", not in red.
+    assert.deepEqual(await shown(echo.locator('.reason')), muted);
     assert.deepEqual(await echo.locator('.reason-next').allTextContents(), [STAYS]);
     // Its setting is as the person left it: the Disconnect did not change it.
     await echo.getByRole('button', { name: 'Edit Echo' }).click();

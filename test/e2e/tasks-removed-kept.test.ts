@@ -61,7 +61,7 @@ describe('requested tasks of a server the person removed, in headless Chromium a
   const nav = (page: Page, name: string) => page.locator('nav').getByRole('link', { name, exact: true }).click();
   const text = async (locator: Locator) => ((await locator.textContent()) ?? '').replace(/\s+/g, ' ').trim();
 
-  it('says the result is kept by Taskdesk, or that the removed server no longer keeps the task', async () => {
+  it('says the result is kept by Taskdesk, or that Taskdesk no longer asks the removed server for the task', async () => {
     peer = createTaskToolPeer({ clock: systemClock }).peer;
     const first = start();
     await first.call('servers.add', {
@@ -134,13 +134,17 @@ describe('requested tasks of a server the person removed, in headless Chromium a
     assert.equal(await text(cancelledRow.locator('.task-kept')), 'No longer kept');
     assert.equal(
       await cancelledRow.locator('.task-kept').getAttribute('title'),
-      'No longer kept by the server, which was removed'
+      'No longer kept: the server was removed, and Taskdesk no longer asks it for the task'
     );
 
     // Each one's detail: the same words, with who keeps it (or not) and why.
     for (const [row, outboundId, words] of [
       [doneRow, completed.task.outboundId, 'Result kept by Taskdesk; the server was removed'],
-      [cancelledRow, cancelled.task.outboundId, 'No longer kept by the server, which was removed']
+      [
+        cancelledRow,
+        cancelled.task.outboundId,
+        'No longer kept: the server was removed, and Taskdesk no longer asks it for the task'
+      ]
     ] as const) {
       await row.getByRole('button', { name: /^Details of / }).click();
       const detail = tasks.locator(`.task-detail[data-task-key="requested:${outboundId}"]`);
@@ -155,7 +159,10 @@ describe('requested tasks of a server the person removed, in headless Chromium a
     const calls = page.getByRole('region', { name: 'Tool calls' });
     const card = (outboundId: string) => calls.locator(`li[data-outbound-id="${outboundId}"] .task-kept`);
     assert.equal(await text(card(completed.task.outboundId)), 'Taskdesk keeps its result; the server was removed');
-    assert.equal(await text(card(cancelled.task.outboundId)), 'the server was removed, and no longer keeps the task');
+    assert.equal(
+      await text(card(cancelled.task.outboundId)),
+      'the server was removed; Taskdesk no longer asks it for the task'
+    );
 
     // History says how each ended and keeps the result, and claims nothing of how long it is kept.
     await nav(page, 'History');

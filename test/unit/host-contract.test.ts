@@ -229,6 +229,8 @@ describe('host API contract', () => {
       assert.deepEqual(await drive('inbox.keepDraft', { id: first.task.taskId, values: { name: 'Ad' } }), {
         kept: true
       });
+      assert.deepEqual(await drive('inbox.hold', { id: first.task.taskId, held: true }), { ok: true });
+      assert.equal(fixture.host.inbox.waiting, 1);
       await drive('inbox.answer', { id: first.task.taskId, answer: { action: 'accept', content: { name: 'Ada' } } });
       assert.equal((await drive('tasks.get', { taskId: first.task.taskId })).outcome?.type, 'result');
       assert.equal((await drive('tasks.cancel', { taskId: second.task.taskId })).status, 'cancelled');

@@ -1,10 +1,12 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { createHost } from '../../../app/host/host.js';
+import { INBOX_HOLD_MAX_MS } from '../../../app/inbox/inbox.js';
 import { InMemoryKeyStore } from '../../../app/sampling/key-store.js';
 import { followPendingCount, pendingLabel } from '../../../main/pending-badge.js';
 import { answered, echoServer, saveFakeProvider, settled } from '../../support/assistant-fixture.js';
 import { FakeOpenAIServer } from '../../support/fake-openai-server.js';
+import { ManualClock } from '../../support/manual-clock.js';
 import { nextEvent, startHostWith, tempDir, type InMemoryHostFixture } from '../../support/host-fixture.js';
 
 describe('the tray and dock badge follow the Inbox (through the glue interface)', () => {
@@ -36,6 +38,75 @@ describe('the tray and dock badge follow the Inbox (through the glue interface)'
       [0, 'Nothing waiting for you']
     ]);
     assert.equal(pendingLabel(12), '12 questions waiting in the Inbox');
+  });
+});
+
+describe('the tray and dock badge leave out what the person answered in the Desk, while it waits out its undo window', () => {
+  const data = tempDir('badge-held-');
+  const clock = new ManualClock();
+  const host = createHost({ dataDir: data.dir, autoConnect: false, clock });
+  after(async () => {
+    await host.close();
+    data.remove();
+  });
+
+  const base = { kind: 'elicitation' as const, serverId: 's', serverName: 'S', request: { message: 'Q' } };
+  const ask = (id: string) => host.inbox.ask({ ...base, id }, new AbortController().signal);
+
+  it('counts a question whose Decline the Desk holds no more, and again after Undo; one sent goes', async () => {
+    const shown: Array<[number, string]> = [];
+    const stop = followPendingCount(host, { show: (count, label) => shown.push([count, label]) });
+    const told: Array<{ id: string; held: boolean }> = [];
+    const listening = host.on('inbox.held', (event) => told.push(event));
+    const first = ask('one');
+    ask('two').catch(() => undefined);
+    assert.deepEqual(shown.at(-1), [2, '2 questions waiting in the Inbox']);
+
+    // The person declines one: the Desk holds it for its undo window, and says so.
+    assert.deepEqual(await host.call('inbox.hold', { id: 'one', held: true }), { ok: true });
+    assert.deepEqual(shown.at(-1), [1, '1 question waiting in the Inbox']);
+    assert.equal(host.inbox.size, 2, 'still pending: its answer has not come');
+    assert.equal(host.inbox.waiting, 1);
+    // Said again, it changes nothing.
+    await host.call('inbox.hold', { id: 'one', held: true });
+    // Undo: it waits on the person again.
+    await host.call('inbox.hold', { id: 'one', held: false });
+    assert.deepEqual(shown.at(-1), [2, '2 questions waiting in the Inbox']);
+
+    // Declined again, and sent when the window ends: the item goes, and its hold with it.
+    await host.call('inbox.hold', { id: 'one', held: true });
+    await host.call('inbox.answer', { id: 'one', answer: { action: 'decline' } });
+    assert.deepEqual(await first, { action: 'decline' });
+    await host.call('inbox.hold', { id: 'one', held: false });
+    assert.equal(host.inbox.waiting, 1);
+    assert.deepEqual(
+      shown.map(([count]) => count),
+      [0, 1, 2, 1, 2, 1],
+      'nothing, one and two asked; one held, undone, held again; sent, which leaves the count as it was'
+    );
+    assert.deepEqual(told, [
+      { id: 'one', held: true },
+      { id: 'one', held: false },
+      { id: 'one', held: true }
+    ]);
+    listening();
+    stop();
+  });
+
+  it('counts a held question again once its hold has lasted a minute: the Desk that held it went without sending it', async () => {
+    const shown: Array<[number, string]> = [];
+    const stop = followPendingCount(host, { show: (count, label) => shown.push([count, label]) });
+    assert.deepEqual(shown, [[1, '1 question waiting in the Inbox']]);
+    await host.call('inbox.hold', { id: 'two', held: true });
+    assert.deepEqual(shown.at(-1), [0, 'Nothing waiting for you']);
+    await clock.advance(INBOX_HOLD_MAX_MS - 1);
+    assert.equal(host.inbox.waiting, 0);
+    await clock.advance(1);
+    assert.deepEqual(shown.at(-1), [1, '1 question waiting in the Inbox']);
+    // An item no longer pending is held by nobody.
+    await host.call('inbox.hold', { id: 'gone', held: true });
+    assert.equal(host.inbox.waiting, 1);
+    stop();
   });
 });
 
@@ -104,7 +175,7 @@ describe('the tray and dock badge count requests waiting for the person to finis
         listeners.set(event, [...(listeners.get(event) ?? []), listener]);
         return () => undefined;
       },
-      inbox: { size: 1 },
+      inbox: { waiting: 1 },
       assistant: { list: () => [] },
       requestor: {
         exchanges: { waitingForYou: () => exchanges.filter((exchange) => exchange.state === 'waiting-for-you').length }

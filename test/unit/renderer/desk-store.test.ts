@@ -380,4 +380,68 @@ describe('the Desk store', () => {
       ['later', true, 'Soon']
     );
   });
+
+  it('tells the host which answers it holds, one call after another, as they are held, taken back and sent', async () => {
+    const host = fakeClient(() => []);
+    // Each `inbox.hold` answers when the test says: the next waits for it.
+    const holds: Array<{ params: unknown; answer: () => void }> = [];
+    const client: HostApiClient = {
+      ...host.client,
+      call: ((method: HostMethod, params: unknown) => {
+        if (method !== 'inbox.hold') return host.client.call(method, params as never);
+        return new Promise<unknown>((resolve) => holds.push({ params, answer: () => resolve({ ok: true }) }));
+      }) as HostApiClient['call']
+    };
+    const timers: Array<() => void> = [];
+    const store = new DeskStore(client, {
+      setTimeout: (callback) => timers.push(callback) - 1,
+      clearTimeout: () => undefined
+    });
+    const sent: string[] = [];
+    const held = (id: string) => ({
+      id,
+      serverId: 'a',
+      serverName: 'Server a',
+      noun: 'question' as const,
+      named: id,
+      action: 'decline' as const,
+      said: `Declined ${id}.`
+    });
+    assert.equal(
+      store.held.hold(held('one'), async () => void sent.push('one')),
+      true
+    );
+    store.held.undo('one');
+    await settle();
+    // The Undo waits for the hold to reach the host: it never overtakes it.
+    assert.deepEqual(
+      holds.map((call) => call.params),
+      [{ id: 'one', held: true }]
+    );
+    holds[0]!.answer();
+    await settle();
+    assert.deepEqual(
+      holds.map((call) => call.params),
+      [
+        { id: 'one', held: true },
+        { id: 'one', held: false }
+      ]
+    );
+    holds[1]!.answer();
+
+    // Held again, its window ends and it is sent: its hold ends with it.
+    store.held.hold(held('one'), async () => void sent.push('one'));
+    timers.at(-1)!();
+    await settle();
+    holds.at(-1)!.answer();
+    await settle();
+    assert.deepEqual(sent, ['one']);
+    assert.deepEqual(
+      holds.slice(2).map((call) => call.params),
+      [
+        { id: 'one', held: true },
+        { id: 'one', held: false }
+      ]
+    );
+  });
 });

@@ -9,6 +9,7 @@ import {
   keptLine,
   keptNoLonger,
   keptWords,
+  minutesThenSeconds,
   startedAnewSince
 } from '../../../renderer/components/kept-words.js';
 
@@ -132,7 +133,7 @@ describe('how long a task is kept, in words', () => {
   });
 
   it('says the same in a row (in minutes) as in the detail when both count in minutes', () => {
-    // 4 min 32 s left: a row and a detail of a finished task both count in whole minutes, rounded down.
+    // 4 min 32 s left: a row and its detail both count in whole minutes, rounded down.
     const now = at('2030-01-01T10:05:28.000Z');
     const row = keptLine('requested', expiresAt, now, { unitMs: 60_000, compact: true }).words;
     const detail = keptLine('requested', expiresAt, now, { unitMs: 60_000, compact: true, by: true }).words;
@@ -141,7 +142,7 @@ describe('how long a task is kept, in words', () => {
   });
 
   it('never says more is left than is: in minutes no more than in seconds, and under one unit "less than" it', () => {
-    // 4 min 30 s left, as a finished task's row (minutes) and a running one's (seconds) count it.
+    // 4 min 30 s left, as a line in whole minutes (Tools) and one in seconds (the Inbox) count it.
     const now = at('2030-01-01T10:05:30.000Z');
     assert.equal(keptLine('received', expiresAt, now, { unitMs: 60_000, compact: true }).words, 'Kept for 4 min more');
     assert.equal(keptLine('received', expiresAt, now, { compact: true }).words, 'Kept for 4 min 30 s more');
@@ -252,7 +253,7 @@ describe('how long a task is kept, in words', () => {
     });
     assert.equal(
       keptLine('requested', expiresAt, now, { anew: 'none', removed: true, midLine: true }).words,
-      'the server was removed, and no longer keeps the task'
+      'the server was removed; Taskdesk no longer asks it for the task'
     );
   });
 });
@@ -266,7 +267,8 @@ describe('the Tasks screen’s words: a row says how long, its detail the same w
   /**
    * Every case, once for each keeper: the row's words (`compact`), the detail's (`by` too) and
    * the row's tooltip (`keptInFull`: the detail's with its date), for a requested task; a
-   * received one's say "Taskdesk" where these say "the server".
+   * received one's say "Taskdesk" where these say "the server". Each counted as the Tasks screen
+   * counts every row and detail ({@link minutesThenSeconds}).
    */
   const cases: Array<{
     what: string;
@@ -278,21 +280,20 @@ describe('the Tasks screen’s words: a row says how long, its detail the same w
     full: string;
   }> = [
     {
-      what: 'time left, in seconds while it runs',
+      what: 'time left, in whole minutes',
       expiresAt,
       now: running,
-      row: 'Kept for 9 min 30 s more',
-      detail: 'Kept by the server for 9 min 30 s more',
-      full: `Kept by the server for 9 min 30 s more, until ${date}`
-    },
-    {
-      what: 'time left, in whole minutes once it ended',
-      expiresAt,
-      now: running,
-      options: { unitMs: 60_000 },
       row: 'Kept for 9 min more',
       detail: 'Kept by the server for 9 min more',
       full: `Kept by the server for 9 min more, until ${date}`
+    },
+    {
+      what: 'its last minute, in seconds',
+      expiresAt,
+      now: at('2030-01-01T10:09:33.000Z'),
+      row: 'Kept for 27 s more',
+      detail: 'Kept by the server for 27 s more',
+      full: `Kept by the server for 27 s more, until ${date}`
     },
     {
       what: 'its last stretch, from warnAt',
@@ -308,18 +309,17 @@ describe('the Tasks screen’s words: a row says how long, its detail the same w
       expiresAt,
       now: running,
       options: { warned: true },
-      row: 'Kept for only 9 min 30 s more',
-      detail: 'Kept by the server for only 9 min 30 s more',
-      full: `Kept by the server for only 9 min 30 s more, until ${date}`
+      row: 'Kept for only 9 min more',
+      detail: 'Kept by the server for only 9 min more',
+      full: `Kept by the server for only 9 min more, until ${date}`
     },
     {
       what: 'less than one unit left',
       expiresAt,
-      now: at('2030-01-01T10:09:20.000Z'),
-      options: { unitMs: 60_000 },
-      row: 'Kept for less than 1 min more',
-      detail: 'Kept by the server for less than 1 min more',
-      full: `Kept by the server for less than 1 min more, until ${date}`
+      now: at('2030-01-01T10:09:59.400Z'),
+      row: 'Kept for less than 1 s more',
+      detail: 'Kept by the server for less than 1 s more',
+      full: `Kept by the server for less than 1 s more, until ${date}`
     },
     {
       what: 'no time limit',
@@ -414,39 +414,40 @@ describe('the Tasks screen’s words: a row says how long, its detail the same w
       now: running,
       options: { anew: 'none', removed: true },
       row: 'No longer kept',
-      detail: 'No longer kept by the server, which was removed',
-      full: 'No longer kept by the server, which was removed'
+      detail: 'No longer kept: the server was removed, and Taskdesk no longer asks it for the task',
+      full: 'No longer kept: the server was removed, and Taskdesk no longer asks it for the task'
     }
   ];
 
+  /** A case's options, counted as the Tasks screen counts. */
+  const tasks = (options: Options = {}): Options => ({ unitMs: minutesThenSeconds, ...options });
+
   for (const c of cases)
     it(`says ${c.what}: “${c.row}”`, () => {
-      const row = keptLine('requested', c.expiresAt, c.now, { ...c.options, compact: true });
-      const detail = keptLine('requested', c.expiresAt, c.now, { ...c.options, compact: true, by: true });
+      const row = keptLine('requested', c.expiresAt, c.now, { ...tasks(c.options), compact: true });
+      const detail = keptLine('requested', c.expiresAt, c.now, { ...tasks(c.options), compact: true, by: true });
       assert.equal(row.words, c.row);
       assert.equal(detail.words, c.detail);
-      assert.equal(keptInFull('requested', c.expiresAt, c.now, c.options), c.full);
+      assert.equal(keptInFull('requested', c.expiresAt, c.now, tasks(c.options)), c.full);
       // The row and its detail agree on all but the words about who keeps it.
       assert.deepEqual({ ...detail, words: row.words }, row);
       // The same words: the detail's are the row's with who keeps it (and, for a server started
-      // again, why) put in.
-      const words = (text: string) => text.split(/[ ;,]+/);
-      assert.deepEqual(
-        words(c.detail).filter((word) => words(c.row).includes(word)),
-        words(c.row),
-        'the row’s words, in order'
-      );
+      // again or removed, why) put in.
+      const words = (text: string) => text.split(/[ ;,:]+/);
+      const rest = words(c.row);
+      for (const word of words(c.detail)) if (word === rest[0]) rest.shift();
+      assert.deepEqual(rest, [], `the row’s words, in order, in “${c.detail}”`);
     });
 
   it('says Taskdesk keeps a task it received, in the same words', () => {
     for (const c of cases.filter((each) => each.options?.anew === undefined)) {
-      assert.equal(keptLine('received', c.expiresAt, c.now, { ...c.options, compact: true }).words, c.row);
+      assert.equal(keptLine('received', c.expiresAt, c.now, { ...tasks(c.options), compact: true }).words, c.row);
       assert.equal(
-        keptLine('received', c.expiresAt, c.now, { ...c.options, compact: true, by: true }).words,
+        keptLine('received', c.expiresAt, c.now, { ...tasks(c.options), compact: true, by: true }).words,
         c.detail.replace('by the server', 'by Taskdesk')
       );
       assert.equal(
-        keptInFull('received', c.expiresAt, c.now, c.options),
+        keptInFull('received', c.expiresAt, c.now, tasks(c.options)),
         c.full.replace('by the server', 'by Taskdesk')
       );
     }
@@ -457,6 +458,36 @@ describe('the Tasks screen’s words: a row says how long, its detail the same w
       assert.match(c.row, /^(Kept|Was kept|No longer kept|Result kept|May no longer be kept)\b/);
       assert.doesNotMatch(`${c.row} ${c.detail} ${c.full}`, /keeps|the task and its result|^for |^without /);
     }
+  });
+
+  it('counts every row in one unit, running or ended, and seconds only in the last minute, its detail alike', () => {
+    // One with most of its hour left, two of ten minutes (running, whose host warns from its last
+    // stretch, and ended): whole minutes, whatever else differs; and one nearly up, in seconds.
+    const start = at('2030-01-01T10:00:00.000Z');
+    const row = (end: number, now: number, options: Options = {}) =>
+      keptLine('received', new Date(end).toISOString(), now, { ...tasks(options), compact: true }).words;
+    const now = start + 33_000;
+    assert.deepEqual(
+      [
+        row(start + 3_600_000, now),
+        row(start + 600_000, now, { warnAt: '2030-01-01T10:08:00.000Z' }),
+        row(start + 600_000, now),
+        row(start + 90_000, now)
+      ],
+      ['Kept for 59 min more', 'Kept for 9 min more', 'Kept for 9 min more', 'Kept for 57 s more']
+    );
+    // In its last minute, in seconds, whether it runs (warned: "only") or ended.
+    const late = start + 600_000 - 42_000;
+    assert.equal(row(start + 600_000, late, { warnAt: '2030-01-01T10:08:00.000Z' }), 'Kept for only 42 s more');
+    assert.equal(row(start + 600_000, late), 'Kept for 42 s more');
+    assert.equal(row(start + 600_000, start + 540_000), 'Kept for 1 min more', 'a whole minute left is still "1 min"');
+    // Its detail says the same, with who keeps it.
+    assert.equal(
+      keptLine('received', new Date(start + 3_600_000).toISOString(), now, { ...tasks(), compact: true, by: true })
+        .words,
+      'Kept by Taskdesk for 59 min more'
+    );
+    assert.deepEqual([59_999, 60_000, 60_001, 3_599_999].map(minutesThenSeconds), [1_000, 60_000, 60_000, 60_000]);
   });
 
   it('leaves the sentence other screens use as it was', () => {

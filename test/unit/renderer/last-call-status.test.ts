@@ -6,8 +6,10 @@ import {
   callResultWords,
   callRunningWords,
   lastCallLead,
+  buildRunningStarts,
   lastCallStatus,
-  laterCallRuns
+  laterCallRuns,
+  runningStarts
 } from '../../../renderer/tools/last-call-status.js';
 
 const call = (over: Partial<HistorySummary>): HistorySummary =>
@@ -43,18 +45,50 @@ describe('a tool card’s “Last called” line', () => {
         ...over
       } as OutboundTaskView
     });
-    assert.equal(laterCallRuns(entry, 'echo', {}, {}), false);
-    assert.equal(laterCallRuns(entry, 'echo', plain({}), {}), true);
+    const later = (calls: Record<string, PlainCallView>, tasks: Record<string, OutboundTaskView>) =>
+      laterCallRuns(entry, 'echo', buildRunningStarts(calls, tasks));
+    assert.equal(later({}, {}), false);
+    assert.equal(later(plain({}), {}), true);
     // Another tool, another server, or a call that started before the one History has: not later.
-    assert.equal(laterCallRuns(entry, 'echo', plain({ toolName: 'add' }), {}), false);
-    assert.equal(laterCallRuns(entry, 'echo', plain({ serverId: 's2' }), {}), false);
-    assert.equal(laterCallRuns(entry, 'echo', plain({ startedAt: '2026-12-06T22:30:00.000Z' }), {}), false);
-    assert.equal(laterCallRuns(entry, 'echo', {}, task({})), true);
+    assert.equal(later(plain({ toolName: 'add' }), {}), false);
+    assert.equal(later(plain({ serverId: 's2' }), {}), false);
+    assert.equal(later(plain({ startedAt: '2026-12-06T22:30:00.000Z' }), {}), false);
+    assert.equal(later({}, task({})), true);
     // The task History's entry is of (started at its time), or one that has ended: not later.
-    assert.equal(laterCallRuns(entry, 'echo', {}, task({ createdAt: entry.createdAt })), false);
-    assert.equal(laterCallRuns(entry, 'echo', {}, task({ state: 'cancelled' })), false);
+    assert.equal(later({}, task({ createdAt: entry.createdAt })), false);
+    assert.equal(later({}, task({ state: 'cancelled' })), false);
+    // Of several calls of the tool running, one later is enough, whichever kind each is.
+    assert.equal(later(plain({ startedAt: '2026-12-06T22:30:00.000Z' }), task({})), true);
+    assert.equal(later(plain({}), task({ createdAt: '2026-12-06T22:30:00.000Z' })), true);
+    // An ended task started later does not hide an earlier call that runs: neither is later.
+    assert.equal(later(plain({ startedAt: '2026-12-06T22:30:00.000Z' }), task({ state: 'completed' })), false);
     assert.equal(lastCallLead(false), 'Last called at');
     assert.equal(lastCallLead(true), 'Previous call at');
+  });
+
+  it('finds the running calls once for each state, which every tool card then looks up', () => {
+    const calls: Record<string, PlainCallView> = {
+      c1: {
+        callId: 'c1',
+        serverId: 's1',
+        serverName: 'S',
+        toolName: 'echo',
+        startedAt: '2026-12-06T22:31:00.000Z',
+        state: 'running'
+      }
+    };
+    const outbound: Record<string, OutboundTaskView> = {};
+    // Two cards reading one state: one index, not a scan each.
+    const first = runningStarts(calls, outbound);
+    assert.equal(runningStarts(calls, outbound), first);
+    assert.equal(laterCallRuns({ serverId: 's1', createdAt: '2026-12-06T22:30:00.000Z' }, 'echo', first), true);
+    // The store replaces an object it changes: a new state is indexed anew.
+    const ended: Record<string, PlainCallView> = {};
+    const next = runningStarts(ended, outbound);
+    assert.notEqual(next, first);
+    assert.equal(laterCallRuns({ serverId: 's1', createdAt: '2026-12-06T22:30:00.000Z' }, 'echo', next), false);
+    assert.equal(runningStarts(ended, outbound), next);
+    assert.equal(runningStarts(calls, outbound), first);
   });
 
   it('says a plain call’s end with its server: a result returned, or an error the tool reported, never “answered”', () => {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { OutboundTaskView } from '../../../app/contract/host-api.js';
-import { relatedTaskOf, serverMayGiveUp } from '../../../renderer/inbox/server-gives-up.js';
+import { relatedTaskOf, serverMayGiveUp, tasksByServerTask } from '../../../renderer/inbox/server-gives-up.js';
 
 /** The tool-call task Taskdesk requested of server `a`, as the Desk keeps it (only what the lookup reads). */
 function outbound(protocol?: '2026-07-28'): Record<string, OutboundTaskView> {
@@ -46,5 +46,20 @@ describe('serverMayGiveUp: whose server may stop waiting for the answer', () => 
     const exchange = { serverId: 'a', relatedTaskId: 'server-task', relatedCall: true as const };
     assert.equal(relatedTaskOf(exchange, outbound()), undefined);
     assert.equal(serverMayGiveUp(exchange, undefined), false);
+  });
+
+  it('finds the related task by its server and its id, in the state the card reads', () => {
+    const tasks = outbound();
+    const item = { serverId: 'a', relatedTaskId: 'server-task' };
+    assert.equal(relatedTaskOf(item, tasks), tasks.o1);
+    // Indexed once for each state, whichever cards look their task up in it.
+    assert.equal(tasksByServerTask(tasks), tasksByServerTask(tasks));
+    // Another server's task of the same id is not it.
+    assert.equal(relatedTaskOf({ serverId: 'b', relatedTaskId: 'server-task' }, tasks), undefined);
+    // The store replaces `outbound` as a task changes or goes: the lookup follows it.
+    const changed = { o1: { ...tasks.o1, protocol: '2026-07-28' } as OutboundTaskView };
+    assert.equal(relatedTaskOf(item, changed), changed.o1);
+    assert.equal(relatedTaskOf(item, {}), undefined);
+    assert.equal(relatedTaskOf(item, tasks), tasks.o1);
   });
 });

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { keptLine } from '../../../renderer/components/kept-words.js';
+import { keptLine, minutesThenSeconds } from '../../../renderer/components/kept-words.js';
 import { nextTurnIn } from '../../../renderer/components/use-now.js';
 
 const MINUTE = 60_000;
@@ -24,6 +24,20 @@ describe('the next turn of a countdown in whole units', () => {
     assert.equal(words(end - 3 * MINUTE), 'Kept for 3 min more');
     assert.equal(nextTurnIn(end, MINUTE, end - 3 * MINUTE), 1);
     assert.equal(words(end - 3 * MINUTE + 1), 'Kept for 2 min more');
+  });
+
+  it('comes when the words change in a countdown in minutes that says seconds in its last minute', () => {
+    const tasks = (at: number) =>
+      keptLine('requested', expiresAt, at, { unitMs: minutesThenSeconds, compact: true }).words;
+    // From 2 min 30 s left, the minute turns; from 1 min 30 s, the last minute begins in seconds.
+    assert.equal(nextTurnIn(end, minutesThenSeconds, end - 2 * MINUTE - 30_000), 30_001);
+    assert.equal(nextTurnIn(end, minutesThenSeconds, end - MINUTE - 30_000), 30_001);
+    assert.equal(tasks(end - MINUTE), 'Kept for 1 min more');
+    assert.equal(nextTurnIn(end, minutesThenSeconds, end - MINUTE), 1);
+    assert.equal(tasks(end - MINUTE + 1), 'Kept for 59 s more');
+    // From there, every second.
+    assert.equal(nextTurnIn(end, minutesThenSeconds, end - MINUTE + 1), 1_000);
+    assert.equal(tasks(end - MINUTE + 1_001), 'Kept for 58 s more');
   });
 
   it('comes at the warning when that is sooner', () => {

@@ -1,5 +1,5 @@
 import { useEffect, useId, useRef, useState } from 'react';
-import type { ImportedServer, ImportOrigin, ImportSource } from '../../app/contract/server-settings.js';
+import type { ImportedServer, ImportSource } from '../../app/contract/server-settings.js';
 import { ActionError, useFailure } from '../components/action-error.js';
 import { busyProps } from '../components/busy-props.js';
 import { FieldFrame } from '../forms/field-frame.js';
@@ -23,12 +23,11 @@ type ClashChoice = 'skip' | 'rename';
  */
 export function ImportSourceCard({
   source,
-  origin,
+  pasted,
   onImported
 }: {
   source: ImportSource;
-  /** Where Import reads it again: its file, or the text the look read (pasted, or of a file chosen, with its name). */
-  origin: ImportOrigin;
+  pasted: string;
   /** After an import that went through: how many servers it added. */
   onImported: (added: number) => Promise<void>;
 }) {
@@ -110,7 +109,7 @@ export function ImportSourceCard({
     setDone(undefined);
     try {
       const result = await client.call('servers.importAdd', {
-        origin,
+        origin: source.path !== undefined ? { path: source.path } : { text: pasted },
         picks: importing.map((server) => {
           const marked = secrets[server.key] ?? [];
           return {
@@ -133,8 +132,6 @@ export function ImportSourceCard({
         offIn: one.switchedOff ? appOf(source.kind) : undefined
       });
       const next: ImportDone = {
-        // A file chosen is named by what it did: its card's heading is only its name.
-        ...('name' in origin && origin.name !== undefined && { from: origin.name }),
         added: result.added.map(addedOf),
         skipped: [
           ...chosen

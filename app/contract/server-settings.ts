@@ -2,9 +2,10 @@
  * Server settings as the Edit form and the Import panel see them: every field of a server, with
  * the values of secrets (env vars and headers kept in the key store) never included.
  *
- * Depends on zod alone, so the renderer can import it.
+ * Depends on zod and `import-limits.ts` alone, so the renderer can import it.
  */
 import { z } from 'zod';
+import { MAX_IMPORT_TEXT } from './import-limits.js';
 
 /** A server's protocol pin: `auto` probes, the others speak one revision. */
 export const ProtocolPinSchema = z.enum(['auto', '2025-11-25', '2026-07-28']);
@@ -68,7 +69,10 @@ export const ImportKindSchema = z.enum([
   'cursor-project',
   'vscode-user',
   'vscode-workspace',
-  /** A config file the person named by its path (under Project folders), wherever it is. */
+  /**
+   * A config file the person named, wherever it is: by its path (under Project folders), or
+   * chosen in the page, which sends its text and name (no path: a browser gives none).
+   */
   'file',
   'pasted'
 ]);
@@ -121,7 +125,7 @@ export const ImportInputSchema = z.object({
 export const ImportSourceSchema = z.object({
   kind: ImportKindSchema,
   label: z.string(),
-  /** The file; absent for pasted JSON. */
+  /** The file; absent for pasted JSON and for a file chosen in the page (its `label` is its name). */
   path: z.string().optional(),
   exists: z.boolean(),
   /** Why it could not be read (not JSON, not the expected shape). Nothing is imported from it. */
@@ -131,11 +135,22 @@ export const ImportSourceSchema = z.object({
 });
 export type ImportSource = z.infer<typeof ImportSourceSchema>;
 
-/** A file of one of the known shapes, or pasted text. */
+/** A config file chosen in the page: its name, and its text as the page read it (it has no path). */
+export const ChosenConfigSchema = z.object({
+  name: z.string().min(1).max(255),
+  text: z.string().max(MAX_IMPORT_TEXT)
+});
+export type ChosenConfig = z.infer<typeof ChosenConfigSchema>;
+
+/**
+ * A file of one of the known shapes, or text: pasted, or, with its `name`, a file chosen in the
+ * page (read as pasted text is, and said by its name).
+ */
 export const ImportOriginSchema = z.union([
   z.object({ path: z.string().min(1) }),
-  z.object({ text: z.string().min(1).max(1_000_000) })
+  z.object({ text: z.string().min(1).max(MAX_IMPORT_TEXT), name: z.string().min(1).max(255).optional() })
 ]);
+export type ImportOrigin = z.infer<typeof ImportOriginSchema>;
 
 export const ServerSettingsMethods = {
   /** A server's settings for the Edit form: secrets by name only. */
@@ -156,12 +171,17 @@ export const ServerSettingsMethods = {
   },
   'servers.stderr': { params: z.object({ serverId: z.string() }), result: ServerStderrSchema },
   /**
-   * The known configuration files (and `projectDirs`' ones, and `text` if given), parsed. A path in
-   * `projectDirs` that is a file is read as a config itself (kind `file`), wherever it is.
+   * The known configuration files (and `projectDirs`' ones, `file` and `text` if given), parsed. A
+   * path in `projectDirs` that is a file is read as a config itself (kind `file`), wherever it is;
+   * so is a `file` chosen in the page, by its text (kind `file`, no path, labelled with its name).
    */
   'servers.importFind': {
     params: z
-      .object({ projectDirs: z.array(z.string()).max(20).optional(), text: z.string().max(1_000_000).optional() })
+      .object({
+        projectDirs: z.array(z.string()).max(20).optional(),
+        file: ChosenConfigSchema.optional(),
+        text: z.string().max(MAX_IMPORT_TEXT).optional()
+      })
       .default({}),
     result: z.object({ sources: z.array(ImportSourceSchema) })
   },

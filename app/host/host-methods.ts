@@ -177,16 +177,19 @@ export function hostMethods(parts: HostMethodParts): HostMethodTable {
       if (!parts.registry.get(serverId)) throw new HostError(JsonRpcCode.InvalidParams, `Unknown server ${serverId}`);
       return parts.stderr(serverId);
     },
-    'servers.importFind': async ({ projectDirs, text }) => ({
+    'servers.importFind': async ({ projectDirs, file, text }) => ({
       sources: await findImports(parts.importPlaces, existingServers(parts.registry), {
         ...(projectDirs && { projectDirs }),
+        ...(file && { file }),
         ...(text !== undefined && { text })
       })
     }),
     'servers.importAdd': async (request) => {
       const plan = await planImport(parts.importPlaces, existingServers(parts.registry), request);
       const added: HostResult<'servers.importAdd'>['added'] = [];
-      const from = 'path' in request.origin ? request.origin.path : 'pasted text';
+      const { origin } = request;
+      const from =
+        'path' in origin ? origin.path : origin.name !== undefined ? `chosen file ${origin.name}` : 'pasted text';
       for (const { key, config } of plan.add) {
         const saved = await parts.servers.add(config);
         const switchedOff = request.autoConnect && config.autoConnect !== true;

@@ -1,7 +1,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { ServerConfigInput } from '../mcp/server-config.js';
-import type { ImportSource, ImportedServer, ImportKind } from '../contract/server-settings.js';
+import type {
+  ChosenConfig,
+  ImportOrigin,
+  ImportSource,
+  ImportedServer,
+  ImportKind
+} from '../contract/server-settings.js';
 import { HostError, JsonRpcCode } from '../core/errors.js';
 import { parseJsonc } from './jsonc.js';
 import {
@@ -89,14 +95,15 @@ export function idFor(key: string): string {
 /**
  * Why a project folder given to look in holds no config, when the folder itself is the reason: it
  * does not exist, or is not a folder (nor a file, which is read as a config). Said rather than
- * only that its two files were not found.
+ * only that its two files were not found; and, as a config file's path is given in the same box,
+ * a path with nothing at it is not said to be a folder.
  */
 async function folderProblem(folder: string): Promise<string | undefined> {
   try {
     return (await fs.promises.stat(folder)).isDirectory() ? undefined : `${folder} is not a folder or a config file`;
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    return code === 'ENOENT' || code === 'ENOTDIR' ? `The folder ${folder} does not exist` : undefined;
+    return code === 'ENOENT' || code === 'ENOTDIR' ? `There is no folder or file at ${folder}` : undefined;
   }
 }
 
@@ -237,11 +244,14 @@ function sourceView(source: ReadSource, existing: ExistingServers, label: string
   };
 }
 
-/** What `servers.importFind` answers: every known file (found or not), and the pasted text if any. */
+/**
+ * What `servers.importFind` answers: every known file (found or not), the file chosen in the page
+ * if any (read by its text, as pasted text is, and said by its name) and the pasted text if any.
+ */
 export async function findImports(
   places: ImportPlaces,
   existing: ExistingServers,
-  options: { projectDirs?: readonly string[]; text?: string }
+  options: { projectDirs?: readonly string[]; file?: ChosenConfig; text?: string }
 ): Promise<ImportSource[]> {
   const given = options.projectDirs ?? [];
   const isFile = await Promise.all(given.map(isFileAt));
@@ -256,11 +266,23 @@ export async function findImports(
   }
   const read = await Promise.all(files.map(readFile));
   const sources = files.map((file, index) => sourceView(read[index]!, existing, file.label));
-  if (options.text !== undefined && options.text.trim() !== '')
+  // A file chosen is read whatever it holds: an empty one is said to be no config, not left out.
+  if (options.file !== undefined)
     sources.push(
-      sourceView({ ...readText(options.text, 'pasted', 'The pasted text'), exists: true }, existing, 'Pasted JSON')
+      sourceView(readOrigin({ text: options.file.text, name: options.file.name }), existing, options.file.name)
     );
+  if (options.text !== undefined && options.text.trim() !== '')
+    sources.push(sourceView(readOrigin({ text: options.text }), existing, 'Pasted JSON'));
   return sources;
+}
+
+/** Config text, pasted or (with its `name`) of a file chosen in the page, read as the source it is. */
+function readOrigin(origin: { text: string; name?: string | undefined }): ReadSource {
+  const read =
+    origin.name === undefined
+      ? readText(origin.text, 'pasted', 'The pasted text')
+      : readText(origin.text, 'file', origin.name);
+  return { ...read, exists: true };
 }
 
 /** One server to add, as `servers.importAdd` picks it. */
@@ -280,7 +302,7 @@ export async function planImport(
   places: ImportPlaces,
   existing: ExistingServers,
   request: {
-    origin: { path: string } | { text: string };
+    origin: ImportOrigin;
     picks: ImportPick[];
     onClash: 'rename' | 'skip';
     inputs: Record<string, string>;
@@ -295,7 +317,7 @@ export async function planImport(
     const file = givenFile(places, request.origin.path);
     source = await readFile(file);
     if (!source.exists) throw new HostError(JsonRpcCode.InvalidParams, `${file.path} does not exist`);
-  } else source = { ...readText(request.origin.text, 'pasted', 'The pasted text'), exists: true };
+  } else source = readOrigin(request.origin);
   if (source.error !== undefined || !source.contents)
     throw new HostError(JsonRpcCode.InvalidParams, source.error ?? 'Nothing to import');
   const contents = source.contents;

@@ -5,6 +5,8 @@ import { showCard, whyNotConnected, type AddedServer } from './import-server-row
 
 /** What one Import did: the servers it added, and why it skipped others (in words). */
 export interface ImportDone {
+  /** The file chosen it imported from, said in its words ("Imported notes from claude_desktop_config.json."). */
+  from?: string;
   added: AddedServer[];
   skipped: string[];
 }
@@ -49,7 +51,7 @@ export function ImportResult({ done, said }: { done: ImportDone; said: RefObject
     }
   };
   const added = done.added.map((one) => ({ id: one.id, name: one.name, state: stateOf(one) }));
-  const parts = importedWords(added);
+  const parts = importedWords(added, done.from);
   const words = [parts.map((part) => (typeof part === 'string' ? part : part.name)).join(''), ...done.skipped].join(
     ' '
   );

@@ -1,5 +1,5 @@
-import { useEffect, useId, useRef, useState } from 'react';
-import type { ImportedServer, ImportSource } from '../../app/contract/server-settings.js';
+import { useEffect, useId, useLayoutEffect, useRef, useState } from 'react';
+import type { ImportedServer, ImportOrigin, ImportSource } from '../../app/contract/server-settings.js';
 import { ActionError, useFailure } from '../components/action-error.js';
 import { busyProps } from '../components/busy-props.js';
 import { FieldFrame } from '../forms/field-frame.js';
@@ -23,11 +23,12 @@ type ClashChoice = 'skip' | 'rename';
  */
 export function ImportSourceCard({
   source,
-  pasted,
+  origin,
   onImported
 }: {
   source: ImportSource;
-  pasted: string;
+  /** Where Import reads it again: its file, or the text the look read (pasted, or of a file chosen, with its name). */
+  origin: ImportOrigin;
   /** After an import that went through: how many servers it added. */
   onImported: (added: number) => Promise<void>;
 }) {
@@ -64,7 +65,9 @@ export function ImportSourceCard({
   /** What the import did: the focus goes there, as the Import button is disabled once nothing is picked. */
   const said = useRef<HTMLParagraphElement>(null);
   const [imports, setImports] = useState(0);
-  useEffect(() => {
+  // In the commit that shows it: that commit disables the focused Import button, which drops the
+  // focus to the page, and a passive effect would take it on only in a later task, after a paint.
+  useLayoutEffect(() => {
     if (imports > 0) said.current?.focus();
   }, [imports]);
   // Servers of this source imported from here, by key: once in Taskdesk, they would read as clashing with themselves.
@@ -109,7 +112,7 @@ export function ImportSourceCard({
     setDone(undefined);
     try {
       const result = await client.call('servers.importAdd', {
-        origin: source.path !== undefined ? { path: source.path } : { text: pasted },
+        origin,
         picks: importing.map((server) => {
           const marked = secrets[server.key] ?? [];
           return {
@@ -132,6 +135,8 @@ export function ImportSourceCard({
         offIn: one.switchedOff ? appOf(source.kind) : undefined
       });
       const next: ImportDone = {
+        // A file chosen is named by what it did: its card's heading is only its name.
+        ...('name' in origin && origin.name !== undefined && { from: origin.name }),
         added: result.added.map(addedOf),
         skipped: [
           ...chosen

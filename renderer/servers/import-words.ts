@@ -8,11 +8,32 @@ import type { ImportSource } from '../../app/contract/server-settings.js';
  * import are those the rows start ticked with (see `ImportSourceCard`); those Taskdesk has (by
  * name, or a copy), those switched off in their app and those that cannot be imported (no
  * command, an SSE server…) are counted apart, each row saying what it is.
+ *
+ * A config there that could not be read (not JSON, not a config, too big) is not counted as one
+ * looked in: it is said apart, "Could not read the pasted text.", alone when nothing else was
+ * read, after the count otherwise. Its card says why.
  */
 export function foundWords(sources: readonly ImportSource[]): string {
-  const configs = sources.filter((source) => source.exists).length;
-  if (configs === 0) return 'Found no configs to import from.';
-  const where = `${configs} config${configs === 1 ? '' : 's'}`;
+  const there = sources.filter((source) => source.exists);
+  const read = there.filter((source) => source.error === undefined);
+  const unread = there.filter((source) => source.error !== undefined);
+  const notRead =
+    unread.length === 0
+      ? undefined
+      : `Could not read ${unread.length === 1 ? sourceName(unread[0]!) : `${unread.length} configs`}.`;
+  if (read.length === 0) return notRead ?? 'Found no configs to import from.';
+  const found = readWords(read, `${read.length} config${read.length === 1 ? '' : 's'}`);
+  return notRead === undefined ? found : `${found} ${notRead}`;
+}
+
+/** A config as a sentence names it: "the pasted text", a chosen file's name, a file's path. */
+function sourceName(source: ImportSource): string {
+  if (source.kind === 'pasted') return 'the pasted text';
+  return source.path ?? source.label;
+}
+
+/** What the configs read hold, counted as {@link foundWords} says it, `where` naming them ("2 configs"). */
+function readWords(sources: readonly ImportSource[], where: string): string {
   const servers = sources.flatMap((source) => source.servers.map((server) => ({ server, kind: source.kind })));
   if (servers.length === 0) return `Found no servers to import in ${where}.`;
   const importable = servers.filter(({ server }) => server.problem === undefined);
@@ -88,10 +109,16 @@ export type ResultPart = string | ResultServer;
  * What an import did, naming each server once: "Imported env-echo (2) and filesystem; both are
  * connected.", "Imported github; it is not connected, since it is switched off in Claude
  * Desktop.", or, where they stand apart, "Imported 3 servers. Connected: filesystem. Did not
- * connect: github (the command … was not found); weather (…)."
+ * connect: github (the command … was not found); weather (…)." With `from` (a chosen file's
+ * name), it says where they came from: "Imported task-tools and echo-two from
+ * claude_desktop_config.json; both are connected."
  */
-export function importedWords(added: ReadonlyArray<ResultServer & { state: ResultState }>): ResultPart[] {
-  if (added.length === 0) return ['Nothing was imported.'];
+export function importedWords(
+  added: ReadonlyArray<ResultServer & { state: ResultState }>,
+  from?: string
+): ResultPart[] {
+  const source = from === undefined ? '' : ` from ${from}`;
+  if (added.length === 0) return [`Nothing was imported${source}.`];
   const removed = new Set(added.flatMap((server) => (server.state.is === 'removed' ? [server.id] : [])));
   const names = (list: readonly ResultServer[]): ResultPart[] =>
     list.flatMap((server, index) => [
@@ -116,9 +143,9 @@ export function importedWords(added: ReadonlyArray<ResultServer & { state: Resul
               : first.is === 'removed'
                 ? `; ${one ? 'it was' : added.length === 2 ? 'both were' : 'all were'} removed since.`
                 : '.';
-    return ['Imported ', ...names(added), end];
+    return ['Imported ', ...names(added), source + end];
   }
-  const parts: ResultPart[] = [`Imported ${added.length} servers.`];
+  const parts: ResultPart[] = [`Imported ${added.length} servers${source}.`];
   const of = (is: ResultState['is']) => added.filter((server) => server.state.is === is);
   const line = (label: string, list: readonly ResultServer[]) => {
     if (list.length > 0) parts.push(` ${label}: `, ...names(list), '.');
@@ -152,7 +179,8 @@ const APP_KINDS: ReadonlySet<ImportSource['kind']> = new Set(['claude-desktop', 
  * Where a look found no config, said as information, not as an error: "Looked for Claude
  * Desktop, Cursor and VS Code configs in: … (none there)." when no app keeps one here, "Looked in:
  * … (no config there)." for the others (a project folder's file, an app's second file). After a
- * pasted config, the apps' places are left out: the paste is what the person asked to read.
+ * pasted config or a config file chosen (`pasted`), the apps' places are left out: that is what
+ * the person asked to read.
  * A project folder that is not there is said apart (its source's `error`), not here.
  */
 export function lookedWords(sources: readonly ImportSource[], { pasted }: { pasted: boolean }): string[] {
@@ -167,4 +195,14 @@ export function lookedWords(sources: readonly ImportSource[], { pasted }: { past
   const lines = noApp ? [`Looked for ${listInWords(names)} configs in: ${paths(apps)} (none there).`] : [];
   if (rest.length > 0) lines.push(`${noApp ? 'Also looked in' : 'Looked in'}: ${paths(rest)} (no config there).`);
   return lines;
+}
+
+/**
+ * Why a config file chosen in the page is not read: it has more bytes than Taskdesk takes
+ * (`MAX_IMPORT_TEXT`), said in megabytes: "It is 2.5 MB; Taskdesk reads a config file of at most
+ * 1 MB." The size is rounded up, so that one just over the limit does not read as the limit.
+ */
+export function tooBigWords(bytes: number, limit: number): string {
+  const megabytes = (size: number) => `${(Math.ceil(size / 100_000) / 10).toLocaleString('en')} MB`;
+  return `It is ${megabytes(bytes)}; Taskdesk reads a config file of at most ${megabytes(limit)}.`;
 }

@@ -427,9 +427,29 @@ describe('the Servers screen: adding, editing and importing servers', () => {
     await echo.getByLabel('echo stdio').check();
     const anyway = source.getByLabel(/^Import it anyway/);
     assert.equal(await anyway.isChecked(), true);
+    // Where the focus is the moment what the import did shows: read in an observer's callback, so
+    // no other task (a later effect, a host message) comes between.
+    await page.evaluate(() => {
+      const seen = window as unknown as { focusAtResult?: string | null };
+      const observer = new MutationObserver(() => {
+        if (!document.querySelector('li[data-kind="pasted"] .import-result')) return;
+        observer.disconnect();
+        seen.focusAtResult = document.activeElement?.textContent ?? null;
+      });
+      observer.observe(document.body, { childList: true, subtree: true });
+    });
     await source.getByRole('button', { name: /Import 1 selected/ }).click();
+    // The new card comes with the host's event, which may be ahead of the import's answer: the
+    // import is done when the panel says what it did.
+    await source.locator('.import-result').getByText('Imported echo (2).', { exact: true }).waitFor();
     await page.locator('li[data-server-id="echo-2"]').getByRole('heading', { name: 'echo (2)' }).waitFor();
-    // The Import button is disabled now that nothing is picked: the focus is on what the import did.
+    // The Import button is disabled now that nothing is picked: the focus is on what the import did,
+    // from the moment it shows, never on the page in between (where the disabled button would drop it).
+    assert.equal(
+      await page.evaluate(() => (window as unknown as { focusAtResult?: string | null }).focusAtResult),
+      'Imported echo (2).',
+      'the focus is on what the import did as soon as it shows'
+    );
     assert.equal(await page.evaluate(() => document.activeElement?.textContent), 'Imported echo (2).');
     // The pasted JSON (with ECHO_API_KEY's value) leaves the box once its server is in; its card stays.
     assert.equal(await panel.getByLabel('Or paste a config').inputValue(), '', 'the paste box is cleared');

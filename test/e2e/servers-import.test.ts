@@ -244,7 +244,8 @@ describe('the Servers screen: importing the servers of Claude Desktop, Cursor an
   it('says what a VS Code input is for and that it is required; badges an SSE server as not importable; says a project folder does not exist', async () => {
     const gone = path.join(desk!.home, 'no-such-project');
     await look(gone);
-    await panel().getByText(`The folder ${gone} does not exist.`, { exact: true }).waitFor();
+    // Its box takes a config file's path too: a path with nothing at it is not said to be a folder.
+    await panel().getByText(`There is no folder or file at ${gone}.`, { exact: true }).waitFor();
     assert.equal(
       await panel()
         .getByText(/Not found: .*no-such-project/)

@@ -393,8 +393,9 @@ describe('importing the servers of other hosts', () => {
       assert.deepEqual(
         of(gone).map((source) => [source.exists, source.error]),
         [
-          [false, `The folder ${gone} does not exist`],
-          [false, `The folder ${gone} does not exist`]
+          // Its box takes a config file's path too: one with nothing at it is not said to be a folder.
+          [false, `There is no folder or file at ${gone}`],
+          [false, `There is no folder or file at ${gone}`]
         ]
       );
       assert.deepEqual(

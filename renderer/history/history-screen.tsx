@@ -103,6 +103,16 @@ export function HistoryScreen({
   const [attempt, setAttempt] = useState(0);
   /** What Retry does: read the list again, or the next page that failed. */
   const retry = useRef<() => void>(() => undefined);
+  const list = useRef<HTMLOListElement>(null);
+  const moreButton = useRef<HTMLButtonElement>(null);
+  /** The entry "Show more" brought first, to focus once it is shown (see `more`). */
+  const focusAfterMore = useRef<string | undefined>(undefined);
+  useLayoutEffect(() => {
+    const id = focusAfterMore.current;
+    if (id === undefined) return;
+    focusAfterMore.current = undefined;
+    list.current?.querySelector<HTMLElement>(`li[data-history-id="${CSS.escape(id)}"] .history-title`)?.focus();
+  }, [page]);
   /**
    * The entry the address names whose detail a filter change closed (the list no longer holds
    * it): not shown, the address as it was, until its title is pressed or the address changes.
@@ -249,14 +259,19 @@ export function HistoryScreen({
     loading.clear();
     const filter = toHistoryFilter(inputs, held);
     client.call('history.list', { filter, cursor: page.nextCursor, limit: HISTORY_PAGE }).then(
-      (found) =>
-        id === request.current &&
+      (found) => {
+        if (id !== request.current) return;
+        // Read on from the first entry it showed, when the focus is still on Show more (which
+        // goes with the last page): a keyboard's next Tab went past the whole new page, or
+        // started from the page's top.
+        if (document.activeElement === moreButton.current) focusAfterMore.current = found.entries[0]?.id;
         setPage({
           ...page,
           entries: [...page.entries, ...found.entries],
           total: found.total,
           nextCursor: found.nextCursor
-        }),
+        });
+      },
       (error: unknown) => {
         if (id !== request.current) return;
         retry.current = more;
@@ -344,7 +359,7 @@ export function HistoryScreen({
         filtered={anyFilterSet(inputs)}
         onClear={clearFilters}
       />
-      <ol className="history-list">
+      <ol className="history-list" ref={list}>
         {page?.entries.map((entry) => {
           // Titles repeat (ten calls of one tool): a title's button is described by what tells its
           // entry apart, its preview and its meta line (and why it failed), so that moving button to
@@ -444,7 +459,7 @@ export function HistoryScreen({
         })}
       </ol>
       {page?.nextCursor ? (
-        <button type="button" onClick={more}>
+        <button type="button" ref={moreButton} onClick={more}>
           Show more
         </button>
       ) : null}

@@ -94,6 +94,23 @@ describe('a History entry’s detail kept while another screen is shown, in head
     await detail().waitFor({ state: 'detached' });
     assert.deepEqual(d.pageErrors, []);
   });
+
+  it('moves the focus to the first entry "Show more" brought, where a keyboard reads on', async () => {
+    // Fifty newer questions: the two of the tests above go to the second page.
+    for (let index = 0; index < 50; index++)
+      await asker.server.request(question(`Newer question ${index}?`), CreateTaskResultSchema);
+    await follow('History');
+    await page.waitForFunction(() => location.hash === '#history');
+    await history.getByText('52 entries, showing 50', { exact: true }).waitFor();
+    await history.getByRole('button', { name: 'Show more' }).focus();
+    await page.keyboard.press('Enter');
+    // The button went with the last page: the focus is on the first entry it brought, not the page.
+    await history.getByRole('button', { name: 'Show more' }).waitFor({ state: 'detached' });
+    assert.equal(await page.evaluate(() => document.activeElement?.textContent), 'Which shelf?');
+    await page.keyboard.press('Tab');
+    assert.equal(await page.evaluate(() => document.activeElement?.textContent), 'Which region is the report for?');
+    assert.deepEqual(d.pageErrors, []);
+  });
 });
 
 /**

@@ -2,6 +2,7 @@ import { argumentsPreview, previewLine } from '../contract/request-preview.js';
 import { lastRanRequest } from '../contract/request-changes.js';
 import type { ErrorData } from '../contract/common.js';
 import { markdownPlainText } from '../contract/markdown-plain-text.js';
+import { errorWords } from '../contract/error-words.js';
 import { jsonPart, textPrefix } from '../store/json-text.js';
 
 /** The longest timeline kept per entry (a chatty task's first and latest steps survive). */
@@ -126,7 +127,7 @@ export function errorLineOf(entry: {
   result?: Record<string, unknown> | undefined;
 }): string | undefined {
   if (!entry.id.startsWith('call:') || entry.status !== 'failed' || entry.statusMessage !== undefined) return undefined;
-  if (entry.error) return previewLine(`Error ${entry.error.code}: ${entry.error.message}`);
+  if (entry.error) return previewLine(errorWords(entry.error));
   const content = entry.result?.isError === true ? entry.result.content : undefined;
   if (!Array.isArray(content)) return undefined;
   const texts: string[] = [];

@@ -1,4 +1,5 @@
 import type { ErrorData, OutboundTaskView } from '../../app/contract/host-api.js';
+import { errorWords } from '../../app/contract/error-words.js';
 import { keptNoLonger } from './kept-words.js';
 import { isTerminal } from '../store/task-status.js';
 
@@ -50,10 +51,8 @@ export function errorLead(state: string): string {
   return state === 'failed' ? 'The tool failed' : 'Its result could not be fetched';
 }
 
-/** An error in a line: its code and its message. */
-export function errorWords(error: Pick<ErrorData, 'code' | 'message'>): string {
-  return `Error ${error.code}: ${error.message}`;
-}
+// Said in the core's words too (History's rows): kept with them, in the contract.
+export { errorWords };
 
 /**
  * A requested task's error in a line, led by what it is (see {@link errorLead}): "The tool failed:

@@ -154,7 +154,7 @@ export const ProviderCard = memo(function ProviderCard({
       title: `Remove ${provider.name}?`,
       body: (
         <>
-          <p>Taskdesk forgets its settings and deletes its stored key. Servers’ model requests no longer run on it.</p>
+          <p>{removedWords(provider)}</p>
           {using > 0 ? <p>{conversationsUsing(using)}</p> : null}
         </>
       ),
@@ -397,4 +397,18 @@ function conversationsUsing(count: number): string {
   return count === 1
     ? '1 conversation uses it: it will need another provider.'
     : `${count} conversations use it: they will need another provider.`;
+}
+
+/**
+ * What Remove does to a provider, said before it does it: a model file is left where it is (the
+ * person may fear for it), and a key is deleted only where there is one.
+ */
+export function removedWords(provider: { modelFile?: string | undefined; hasKey: boolean }): string {
+  const forgets =
+    provider.modelFile !== undefined
+      ? 'Taskdesk forgets its settings; the model file itself stays where it is.'
+      : provider.hasKey
+        ? 'Taskdesk forgets its settings and deletes its stored key.'
+        : 'Taskdesk forgets its settings.';
+  return `${forgets} Servers’ model requests no longer run on it.`;
 }

@@ -1,5 +1,6 @@
 import type { InboundTask } from '../../app/contract/host-api.js';
 import { isRejectedSampling } from '../../app/contract/rejected-sampling.js';
+import { errorWords } from '../../app/contract/error-words.js';
 import { answerActionWords, answerFields, type AnswerField } from '../../app/contract/answer-words.js';
 import { asText, truncate } from '../components/format.js';
 import { isTerminal } from '../store/task-status.js';
@@ -36,7 +37,7 @@ export function outcomeSummary(inbound: InboundTask): OutcomeLine {
   if (!outcome) return isTerminal(inbound.task.status) ? '—' : 'Pending';
   if (outcome.type === 'error') {
     if (!isRejectedSampling({ kind: inbound.kind, direction: 'received', error: outcome.error }))
-      return `Error ${outcome.error.code}: ${outcome.error.message}`;
+      return errorWords(outcome.error);
     // The person's Reject: which they rejected, as History says it (the core reads it from the
     // whole record: a list's notes may be cut short); else (a policy's) its words.
     return inbound.rejection ?? `Rejected: ${outcome.error.message}`;

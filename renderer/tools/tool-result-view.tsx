@@ -1,5 +1,6 @@
 import { useId, useLayoutEffect, useRef, useState, type ReactNode } from 'react';
 import type { ErrorData } from '../../app/contract/host-api.js';
+import { errorMessage } from '../../app/contract/error-words.js';
 import { JsonView } from '../components/json-view.js';
 import { ResultView } from '../history/result-view.js';
 
@@ -96,9 +97,14 @@ export function ErrorView({ error, rejected = false }: { error: ErrorData; rejec
     <div className={`tool-result ${rejected ? 'tool-result-rejected' : 'tool-result-error'}`}>
       <p>
         <strong>{rejected ? 'Rejected: ' : `Error ${error.code}: `}</strong>
-        {error.message}
+        {rejected ? error.message : errorMessage(error)}
       </p>
-      {error.data !== undefined ? <JsonView value={error.data} /> : null}
+      {error.data === undefined ? null : (
+        <>
+          <p className="muted small-text">More the server sent with it:</p>
+          <JsonView value={error.data} />
+        </>
+      )}
     </div>
   );
 }

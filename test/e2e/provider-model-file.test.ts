@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { copyFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { type Browser, type Locator, type Page } from 'playwright-core';
@@ -242,8 +242,19 @@ describe('a model file on this computer as a provider, in the providers screen (
       assert.equal(await form.locator('.form-status-failed').textContent(), `The model file cannot be used: ${gone}`);
       await form.getByRole('button', { name: 'Cancel editing' }).click();
       await form.getByRole('heading', { name: 'Add a provider' }).waitFor();
-      await fixture.host.call('providers.remove', { providerId: 'kept' });
+      // Back in place, Remove says the file stays (a file has no key to delete), and leaves it.
+      copyFileSync(MODEL, kept);
+      await card.getByRole('button', { name: 'Remove Kept renamed' }).click();
+      const removing = page.getByRole('dialog', { name: 'Remove Kept renamed?' });
+      await removing
+        .getByText(
+          'Taskdesk forgets its settings; the model file itself stays where it is. Servers’ model requests no longer run on it.',
+          { exact: true }
+        )
+        .waitFor();
+      await removing.getByRole('button', { name: 'Remove' }).click();
       await card.waitFor({ state: 'detached' });
+      assert.equal(existsSync(kept), true);
       assert.deepEqual(pageErrors, []);
     } finally {
       other.remove();

@@ -348,11 +348,9 @@ describe('the LLM providers screen, against the real core and OpenAI-compatible 
 
     await card.getByRole('button', { name: 'Remove Nowhere' }).click();
     const removing = page.getByRole('dialog', { name: 'Remove Nowhere?' });
+    // It has no key to delete: only its settings are said.
     await removing
-      .getByText(
-        'Taskdesk forgets its settings and deletes its stored key. Servers’ model requests no longer run on it.',
-        { exact: true }
-      )
+      .getByText('Taskdesk forgets its settings. Servers’ model requests no longer run on it.', { exact: true })
       .waitFor();
     await removing.getByRole('button', { name: 'Remove' }).click();
     await card.waitFor({ state: 'detached' });

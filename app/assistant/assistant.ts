@@ -17,7 +17,7 @@ import { FIRST_MESSAGE_TITLE_LENGTH, UNTITLED_CONVERSATION } from '../contract/a
 import { byActivity, conversationSummary } from '../contract/conversation-summary.js';
 import type { ProviderSettings } from '../contract/providers.js';
 import type { Clock } from '../core/clock.js';
-import { HostError, JsonRpcCode } from '../core/errors.js';
+import { HostError, JsonRpcCode, toErrorData } from '../core/errors.js';
 import { copyJson } from '../core/json-copy.js';
 import { ConversationBook } from './conversation-book.js';
 import type { ConversationStore, QuarantinedConversation } from './conversation-store.js';
@@ -26,8 +26,9 @@ import { listSources, resolveSource } from './message-sources.js';
 import type { SourceServer } from './source-server.js';
 import type { AssistantToolPolicies } from './tool-policies.js';
 import { ToolRounds, type AssistantRequestor } from './tool-rounds.js';
-import { toolsStillTooLong, toolsTooLong } from './tools-fit.js';
+import { toolsStillTooLong, toolsTooLong, type ModelFiles } from './tools-fit.js';
 import { searchFolded } from '../contract/search-words.js';
+import { localModels } from '../sampling/local-model.js';
 
 export type { AssistantRequestor } from './tool-rounds.js';
 
@@ -52,6 +53,8 @@ export interface AssistantOptions {
   serverName?(serverId: string): string | undefined;
   /** Told when a conversation could not be written (it is kept in memory and written with the next change). */
   onStoreError(conversationId: string, error: unknown): void;
+  /** Loads model files to count what the tools take of their context (default: the process's `localModels`). */
+  modelFiles?: ModelFiles;
 }
 
 type CreateParams = z.output<(typeof AssistantMethods)['assistant.create']['params']>;
@@ -76,9 +79,13 @@ export class Assistant {
   readonly #tools: ToolRounds;
   readonly #generation: Generation;
   readonly #off: () => void;
+  readonly #models: ModelFiles;
+  /** By conversation, the load of its model file New chat started (see {@link #loadModel}): a model call waits for it. */
+  readonly #loads = new Map<string, Promise<void>>();
 
   constructor(options: AssistantOptions) {
     this.#o = options;
+    this.#models = options.modelFiles ?? localModels;
     this.#book = new ConversationBook({
       store: options.store,
       clock: options.clock,
@@ -102,7 +109,8 @@ export class Assistant {
       providers: options.providers,
       clock: options.clock,
       ...(options.fetch && { fetch: options.fetch }),
-      partial: (update) => options.events.partial(update)
+      partial: (update) => options.events.partial(update),
+      loading: (conversationId) => this.#loads.get(conversationId)
     });
     const offTasks = options.requestor.on((event) => {
       if (event.type === 'changed') this.#tools.taskChanged(event.task);
@@ -123,6 +131,12 @@ export class Assistant {
    */
   resume(): void {
     for (const c of this.#book.values()) {
+      // A load Taskdesk's closing cut is not started again (the servers whose tools it would count
+      // are not connected yet): the first message loads the model, and says so should they not fit.
+      if (c.modelLoad?.state === 'loading') {
+        delete c.modelLoad;
+        this.#book.settle(c);
+      }
       let changed = this.#tools.resume(c);
       if (c.status === 'generating') {
         this.#book.push(c, this.#book.error('interrupted', 'Taskdesk was closed while the model was answering.', true));
@@ -157,31 +171,73 @@ export class Assistant {
 
   async create({ fitTools, ...params }: CreateParams): Promise<Conversation> {
     const settings = this.#provider(params.providerId);
+    const now = this.#book.now();
     const c: Conversation = {
       ...params,
       id: `c-${randomUUID()}`,
-      createdAt: '',
-      updatedAt: '',
+      createdAt: now,
+      updatedAt: now,
       status: 'idle',
       messages: []
     };
-    if (fitTools === true && c.serverIds.length > 0) {
-      // Known before the first message: it would fail whatever it said, so the chat starts without them.
-      const tooLong = await toolsTooLong(settings, () => this.#tools.offer(c), c.systemPrompt);
-      if (tooLong) {
-        c.serverIds = [];
-        delete c.toolsOffered;
-        c.toolsOff = tooLong;
-      }
-      // Removed while its model loaded: no chat on a provider that is gone.
-      this.#provider(params.providerId);
-    }
-    const now = this.#book.now();
-    c.createdAt = now;
-    c.updatedAt = now;
     this.#book.add(c);
+    // Known before the first message, which would fail whatever it said: the chat is made at once,
+    // and goes without them once its model has loaded.
+    if (fitTools === true && settings.modelFile !== undefined && c.serverIds.length > 0) this.#loadModel(c, settings);
     await this.#book.durable(c, now);
     return this.get(c.id);
+  }
+
+  /**
+   * Loads the chat's model file to know whether the tools it offers fit its context, `modelLoad`
+   * saying how far it is: loaded, tools whose descriptions cannot fit are left out (`toolsOff`
+   * says why), unless the person changed its tools or its system prompt meanwhile; a load that
+   * failed says why. Its model calls wait for it (see `Generation`). The outcome keeps the
+   * conversation's `updatedAt` (see `ModelLoadSchema`).
+   */
+  #loadModel(c: Conversation, settings: ProviderSettings): void {
+    const fitted = () => JSON.stringify([c.serverIds, c.toolsOffered ?? null, c.systemPrompt ?? null]);
+    const asked = fitted();
+    c.modelLoad = { state: 'loading' };
+    let percent: number | undefined;
+    const progress = (value: number) => {
+      const now = Math.floor(Math.min(1, Math.max(0, value)) * 100);
+      if (this.#loads.get(c.id) !== load || now === percent) return;
+      percent = now;
+      c.modelLoad = { state: 'loading', progress: now / 100 };
+      // Said, not saved: how far a load was means nothing once Taskdesk has closed.
+      this.#o.events.changed(c.id, c);
+    };
+    /** Whether this load is still the chat's (not deleted, nor moved to another model): it is done now. */
+    const own = () => {
+      if (this.#loads.get(c.id) !== load) return false;
+      this.#loads.delete(c.id);
+      return this.#book.lookup(c.id) === c;
+    };
+    const load: Promise<void> = toolsTooLong(
+      this.#models,
+      settings,
+      () => this.#tools.offer(c),
+      c.systemPrompt,
+      progress
+    ).then(
+      (tooLong) => {
+        if (!own()) return;
+        delete c.modelLoad;
+        if (tooLong && fitted() === asked) {
+          c.serverIds = [];
+          delete c.toolsOffered;
+          c.toolsOff = tooLong;
+        }
+        this.#book.settle(c);
+      },
+      (problem: unknown) => {
+        if (!own()) return;
+        c.modelLoad = { state: 'failed', message: toErrorData(problem).message };
+        this.#book.settle(c);
+      }
+    );
+    this.#loads.set(c.id, load);
   }
 
   async update({ conversationId, systemPrompt, ...changes }: UpdateParams): Promise<Conversation> {
@@ -191,6 +247,11 @@ export class Assistant {
     for (const [key, value] of Object.entries(changes)) if (value !== undefined) Object.assign(c, { [key]: value });
     // Why it began without tools no longer holds once they are chosen, or for another model.
     if (c.serverIds.length > 0 || c.providerId !== providerId || c.model !== model) delete c.toolsOff;
+    // Nor does the load of the model it leaves: its outcome is dropped.
+    if (c.providerId !== providerId || c.model !== model) {
+      this.#loads.delete(c.id);
+      delete c.modelLoad;
+    }
     // A choice of tools goes with its server: unticked (as "Turn off tools and retry" does), the
     // server offers all its tools again if ticked later, as on a first tick.
     if (c.toolsOffered !== undefined) {
@@ -207,6 +268,7 @@ export class Assistant {
   async delete(conversationId: string): Promise<void> {
     const c = this.#book.find(conversationId);
     await this.stop(c.id);
+    this.#loads.delete(c.id);
     this.#generation.forget(c.id);
     this.#tools.forget(c.id);
     await this.#book.remove(c.id);
@@ -314,25 +376,35 @@ export class Assistant {
   /**
    * Asks the model again after a failure (or past the tool-round limit, which starts a new count).
    * After tools too long for a model file's context, refused while those it offers still are by
-   * themselves (see `toolsTooLong`): only fewer tools, or none, can change that.
+   * themselves (see `toolsTooLong`): only fewer tools, or none, can change that. A model file whose
+   * load failed (`modelLoad`) is loaded again, the model call (if one failed) waiting for it.
    */
   async retry(conversationId: string): Promise<Conversation> {
     const c = this.#book.find(conversationId);
-    if (c.status !== 'failed')
+    const reload = c.modelLoad?.state === 'failed';
+    if (c.status !== 'failed' && !reload)
       throw new HostError(
         JsonRpcCode.InvalidRequest,
         'Only a conversation whose last model call failed can be retried.'
       );
     const failed = c.messages.at(-1);
-    if (failed?.role === 'error' && failed.reason === 'tools-too-long') {
+    if (c.status === 'failed' && failed?.role === 'error' && failed.reason === 'tools-too-long') {
       // The same input would fail the same way: the model is not asked while the tools offered
       // cannot fit whatever the conversation holds (a count of tries would only say it was asked).
+      // A model that does not load says so itself, at the call.
       const settings = this.#o.providers.get(c.providerId);
-      const tooLong = settings && (await toolsTooLong(settings, () => this.#tools.offer(c), c.systemPrompt));
+      const tooLong =
+        settings &&
+        (await toolsTooLong(this.#models, settings, () => this.#tools.offer(c), c.systemPrompt).catch(() => undefined));
       if (tooLong) throw new HostError(JsonRpcCode.InvalidParams, toolsStillTooLong(tooLong));
       // Retried or changed meanwhile (another window): this retry is no longer the one asked for.
       if (c.status !== 'failed' || c.messages.at(-1) !== failed)
         throw new HostError(JsonRpcCode.InvalidRequest, 'The conversation changed meanwhile: look at it again.');
+    }
+    if (reload) this.#loadModel(c, this.#provider(c.providerId));
+    if (c.status !== 'failed') {
+      await this.#book.durable(c);
+      return this.get(c.id);
     }
     // Tried again: its failure, if it fails as before, says so (an identical card would not).
     const previous =

@@ -69,6 +69,14 @@ export class ConversationBook {
   /** Records a change: saved and announced at the end of this turn, with any other change of it. */
   commit(c: Conversation): void {
     c.updatedAt = this.#stamp(c);
+    this.settle(c);
+  }
+
+  /**
+   * Records what is not a change of the conversation's own (its model file's load ended, see
+   * `ModelLoadSchema`): saved and announced as a commit is, its `updatedAt` kept.
+   */
+  settle(c: Conversation): void {
     this.#dirty.add(c);
     if (this.#scheduled || this.#closed) return;
     this.#scheduled = true;

@@ -34,6 +34,7 @@ export function createAssistant(options: {
   journalSync?: JournalSync;
   /** Told when conversation writes start failing and when they work again. */
   report?: (notice: StoreNotice) => void;
+  modelFiles?: AssistantOptions['modelFiles'];
 }): Assistant {
   const { dataDir, corruptDir, factory, events, warn } = options;
   const policies = new AssistantToolPolicies({ dir: dataDir, corruptDir, factory });
@@ -55,6 +56,7 @@ export function createAssistant(options: {
     audit: options.audit,
     clock: options.clock,
     ...(options.fetch && { fetch: options.fetch }),
+    ...(options.modelFiles && { modelFiles: options.modelFiles }),
     events: {
       partial: (update) => events.emit('assistant.partial', update),
       // A copy only for a listener (the Desk): with nobody listening a change costs nothing here.

@@ -31,6 +31,11 @@ export interface GenerationOptions {
   clock: Clock;
   fetch?: typeof fetch;
   partial(update: { conversationId: string; messageId: string; text: string; done?: true }): void;
+  /**
+   * The load of the conversation's model file under way, if any: which tools the model is offered
+   * is known once it ends (it never rejects), so a model call waits for it.
+   */
+  loading?(conversationId: string): Promise<void> | undefined;
 }
 
 /**
@@ -119,14 +124,18 @@ export class Generation {
     const controller = new AbortController();
     this.#controllers.set(c.id, controller);
     const messageId = randomUUID();
+    const previous = this.#tries.get(c.id);
+    this.#tries.delete(c.id);
+    // Its model file still loading (New chat): the tools it is offered are known once it has loaded.
+    const loading = this.#o.loading?.(c.id);
+    if (loading) await untilStopped(loading, controller.signal).catch(() => undefined);
     // Asked of this model: its answer names it, even once the conversation has moved to another.
     const model = c.model;
     const providerId = c.providerId;
     const answered = this.#o.providers.called?.(providerId);
-    const previous = this.#tries.get(c.id);
-    this.#tries.delete(c.id);
     let outcome: ModelCallOutcome;
     try {
+      controller.signal.throwIfAborted();
       const settings = this.#o.providers.get(providerId);
       if (!settings)
         throw new HostError(
@@ -254,4 +263,17 @@ export class Generation {
     }
     return client;
   }
+}
+
+/** Waits for `loading`; rejects with the signal's reason once it aborts first (Stop while a model loads). */
+function untilStopped(loading: Promise<void>, signal: AbortSignal): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    const stop = () => reject(signal.reason);
+    if (signal.aborted) return stop();
+    signal.addEventListener('abort', stop, { once: true });
+    void loading.then(() => {
+      signal.removeEventListener('abort', stop);
+      resolve();
+    });
+  });
 }

@@ -1,6 +1,12 @@
 import type { ChatCompletionTool } from 'openai/resources/chat/completions';
 import type { ProviderSettings } from '../contract/providers.js';
-import { localModels } from '../sampling/local-model.js';
+import type { LocalModels } from '../sampling/local-model.js';
+
+/**
+ * What loads a model file and counts what the tools' descriptions take of its context: the
+ * process's `LocalModels` (a test gives one whose load it holds, or fails).
+ */
+export type ModelFiles = Pick<LocalModels, 'toolsRoom'>;
 
 /** Tools whose descriptions alone are more than the model's context holds: how many, and that context in tokens. */
 export interface ToolsTooLong {
@@ -11,25 +17,29 @@ export interface ToolsTooLong {
 /**
  * Whether the descriptions of the tools `offered` (asked only for a model file) alone, with the
  * system prompt, are more than the model's context holds, so that no message can be answered
- * while they are offered. Known for a model
- * file on this computer (its model is loaded to count them, as its first message would load it);
- * not for a provider elsewhere, nor for a file that cannot be loaded (undefined: its first
- * message says what is wrong).
+ * while they are offered. Known for a model file on this computer, whose model is loaded to
+ * count them (as its first message would load it; `onProgress` is told how far the load is, from
+ * 0 to 1, when llama.cpp says); not for a provider elsewhere (undefined), nor when the tools
+ * offered could not be listed (undefined: its first message says what is wrong). Rejects when
+ * the model could not be loaded (a `LocalModelError`, in words).
  */
 export async function toolsTooLong(
+  models: ModelFiles,
   settings: ProviderSettings,
   offered: () => Promise<ChatCompletionTool[]>,
-  systemPrompt?: string
+  systemPrompt?: string,
+  onProgress?: (progress: number) => void
 ): Promise<ToolsTooLong | undefined> {
   if (settings.modelFile === undefined) return undefined;
+  let tools: ChatCompletionTool[];
   try {
-    const tools = await offered();
-    if (tools.length === 0) return undefined;
-    const { contextSize, tokens, room } = await localModels.toolsRoom(settings.modelFile, tools, systemPrompt);
-    return tokens > room ? { tools: tools.length, contextSize } : undefined;
+    tools = await offered();
   } catch {
     return undefined;
   }
+  if (tools.length === 0) return undefined;
+  const { contextSize, tokens, room } = await models.toolsRoom(settings.modelFile, tools, systemPrompt, onProgress);
+  return tokens > room ? { tools: tools.length, contextSize } : undefined;
 }
 
 /**

@@ -213,6 +213,21 @@ export const ConversationSettingsSchema = z.object({
   imageInput: z.boolean().default(true)
 });
 
+/**
+ * Where the load of a chat's model file stands, when New chat had it loaded to know whether the
+ * tools it would offer fit the model's context (`assistant.create`'s `fitTools`): `loading`, with
+ * how far (`progress`, 0 to 1) when llama.cpp says it; `failed`, with why in words, until
+ * `assistant.retry` loads it again. Gone once it has loaded (its tools then decided), or once the
+ * chat is moved to another model. Not a change of the conversation: it keeps its `updatedAt` (a
+ * chat as it was made stays one), and of two copies with the same `updatedAt` the one whose load
+ * went further is the later.
+ */
+export const ModelLoadSchema = z.discriminatedUnion('state', [
+  z.object({ state: z.literal('loading'), progress: z.number().min(0).max(1).optional() }),
+  z.object({ state: z.literal('failed'), message: z.string() })
+]);
+export type ModelLoad = z.infer<typeof ModelLoadSchema>;
+
 /** A whole conversation. */
 export const ConversationSchema = ConversationSettingsSchema.extend({
   id: ConversationIdSchema,
@@ -226,7 +241,9 @@ export const ConversationSchema = ConversationSettingsSchema.extend({
    * model's context of `contextSize` tokens holds. Gone once servers are chosen, or the provider
    * or the model changes.
    */
-  toolsOff: z.object({ tools: z.number().int().positive(), contextSize: z.number().int().positive() }).optional()
+  toolsOff: z.object({ tools: z.number().int().positive(), contextSize: z.number().int().positive() }).optional(),
+  /** The chat's model file while New chat has it loading, or when that load failed (see {@link ModelLoadSchema}). */
+  modelLoad: ModelLoadSchema.optional()
 });
 export type Conversation = z.infer<typeof ConversationSchema>;
 
@@ -288,6 +305,8 @@ export const AssistantMethods = {
        * When the model's context is known to be too small for the descriptions of the tools the
        * chat would offer (a model file's), it starts without them (`serverIds` empty) rather than
        * fail at its first message, and `toolsOff` says why. Without it, the servers are as given.
+       * On a model file the chat is made at once, its model loading (`modelLoad`): the tools are
+       * decided once it has loaded, and a message sent meanwhile waits for that.
        */
       fitTools: z.boolean().optional()
     }),
@@ -335,7 +354,9 @@ export const AssistantMethods = {
   /**
    * Tries the failed model call again (or goes on after the tool-round limit). Refused (invalid
    * params) after a failure of tools too long for a model file's context while the descriptions of
-   * the tools it offers alone still are: the same tools would fail the same way.
+   * the tools it offers alone still are: the same tools would fail the same way. When the load of
+   * the chat's model file failed (`modelLoad`), loads it again too (or only that, when no model
+   * call failed).
    */
   'assistant.retry': { params: ById, result: ConversationSchema },
   /** Answers a pending tool call. */

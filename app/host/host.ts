@@ -73,6 +73,7 @@ import { DisconnectedServers } from './disconnected-servers.js';
 import { TaskHistory } from '../history/task-history.js';
 import { hostMethods, recordServerAdded, type HostMethodTable, type HostParsedParams } from './host-methods.js';
 import { createAssistant } from '../assistant/create-assistant.js';
+import type { ModelFiles } from '../assistant/tools-fit.js';
 import type { Assistant } from '../assistant/assistant.js';
 import { sourceServerOf } from '../assistant/source-server.js';
 import os from 'node:os';
@@ -175,6 +176,11 @@ export interface HostConfig {
   oauthClientMetadataUrl?: string;
   /** Told each time the record of open plain work is written, with how much is open (tests kill a host once it is). */
   openWorkWritten?: (open: number) => void;
+  /**
+   * Loads model files for the Assistant to count what the tools take of their context (New chat
+   * on one): tests hold or fail that load. Default: the process's model files, which its calls use.
+   */
+  modelFiles?: ModelFiles;
 }
 
 /** The least time between two `audit.changed` events (see {@link ChangeCoalescer}). */
@@ -665,7 +671,8 @@ export class Host {
       events: this.events,
       warn: (message, movedTo) => this.#warn(message, movedTo),
       journal: config.storeJournal !== false,
-      ...(config.conversationJournalSync && { journalSync: config.conversationJournalSync })
+      ...(config.conversationJournalSync && { journalSync: config.conversationJournalSync }),
+      ...(config.modelFiles && { modelFiles: config.modelFiles })
     });
     // Signs tasks/list cursors; kept so that a server can page on across a restart.
     const cursorKey = loadOrCreateSecret(path.join(config.dataDir, 'tasks', 'cursor-key'));

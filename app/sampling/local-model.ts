@@ -115,6 +115,8 @@ export class LocalModels {
   readonly #options: Required<LocalModelOptions>;
   #lib?: Promise<{ lib: Lib; llama: Llama }>;
   readonly #loaded = new Map<string, Promise<Loaded>>();
+  /** By model file being loaded: who is told how far its load is (see {@link toolsRoom}). */
+  readonly #progress = new Map<string, Set<(progress: number) => void>>();
 
   constructor(options: LocalModelOptions = {}) {
     this.#options = {
@@ -158,14 +160,16 @@ export class LocalModels {
    * context holds of them and a conversation once node-llama-cpp keeps a tenth of it for the
    * answer (its default context shift, which can drop old messages but never the tools). More
    * tokens than room: no message can be answered with these tools. Loads the model, as its first
-   * completion would (and that completion finds it loaded).
+   * completion would (and that completion finds it loaded); `onProgress` is told how far that load
+   * is (0 to 1) as llama.cpp says it, while this call waits for it.
    */
   async toolsRoom(
     modelFile: string,
     tools: NonNullable<CompletionRequest['tools']>,
-    systemPrompt?: string
+    systemPrompt?: string,
+    onProgress?: (progress: number) => void
   ): Promise<{ contextSize: number; tokens: number; room: number }> {
-    const loaded = await this.#load(modelFile);
+    const loaded = await this.#load(modelFile, onProgress);
     const { lib } = await this.#library();
     const history: ChatHistoryItem[] = [
       ...(systemPrompt ? [{ type: 'system' as const, text: systemPrompt }] : []),
@@ -348,7 +352,7 @@ export class LocalModels {
     return pending;
   }
 
-  async #load(modelFile: string): Promise<Loaded> {
+  async #load(modelFile: string, onProgress?: (progress: number) => void): Promise<Loaded> {
     const identity = await checkModelFile(modelFile);
     const current = await this.#loaded.get(modelFile)?.catch(() => undefined);
     // Another file at the same path since it was loaded: that one is freed, this one loaded.
@@ -365,7 +369,13 @@ export class LocalModels {
           });
         }
         try {
-          const model = await llama.loadModel({ modelPath: modelFile });
+          const model = await llama.loadModel({
+            modelPath: modelFile,
+            // One load for every caller waiting on it: each is told.
+            onLoadProgress: (progress) => {
+              for (const told of this.#progress.get(modelFile) ?? []) told(progress);
+            }
+          });
           const context = await model.createContext({
             contextSize: { max: Math.min(this.#options.maxContextSize, model.trainContextSize) },
             threads: this.#options.threads
@@ -384,7 +394,16 @@ export class LocalModels {
         if (this.#loaded.get(modelFile) === pending) this.#loaded.delete(modelFile);
       });
     }
-    return loading;
+    if (!onProgress) return loading;
+    const told = this.#progress.get(modelFile) ?? new Set();
+    this.#progress.set(modelFile, told);
+    told.add(onProgress);
+    try {
+      return await loading;
+    } finally {
+      told.delete(onProgress);
+      if (told.size === 0 && this.#progress.get(modelFile) === told) this.#progress.delete(modelFile);
+    }
   }
 }
 

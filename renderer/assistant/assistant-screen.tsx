@@ -6,6 +6,7 @@ import { Composer } from './composer.js';
 import { ConversationList } from './conversation-list.js';
 import { ConversationSettings, type ConversationSettingsHandle } from './conversation-settings.js';
 import { MessageList } from './message-list.js';
+import { ModelLoadLine } from './model-load-line.js';
 import { noToolsWords } from './no-tools-words.js';
 import { StartingPane } from './starting-pane.js';
 import './assistant.css';
@@ -345,22 +346,26 @@ function ConversationPane({
                 )}
               </span>
             )}
-            {conversation.serverIds.length > 0
-              ? ` · tools of ${conversation.serverIds
-                  // A server removed since: its id is all that is left of it, said as gone. One not
-                  // connected offers no tools: said so, as the settings say it.
-                  .map((id) => {
-                    const server = servers.find((s) => s.id === id);
-                    if (!server) return `${id} (removed)`;
-                    if (server.state.status !== 'ready') return `${server.name} (not connected)`;
-                    // Some of its tools only (the settings' choice): how many.
-                    const only = conversation.toolsOffered?.[id];
-                    if (only === undefined) return server.name;
-                    return `${server.name} (${only.length === 0 ? 'none' : only.length} chosen)`;
-                  })
-                  .join(', ')}`
-              : noToolsWords(conversation)}
+            {/* Which tools it offers is known once its model has loaded (the line under this one). */}
+            {conversation.modelLoad?.state === 'loading'
+              ? null
+              : conversation.serverIds.length > 0
+                ? ` · tools of ${conversation.serverIds
+                    // A server removed since: its id is all that is left of it, said as gone. One not
+                    // connected offers no tools: said so, as the settings say it.
+                    .map((id) => {
+                      const server = servers.find((s) => s.id === id);
+                      if (!server) return `${id} (removed)`;
+                      if (server.state.status !== 'ready') return `${server.name} (not connected)`;
+                      // Some of its tools only (the settings' choice): how many.
+                      const only = conversation.toolsOffered?.[id];
+                      if (only === undefined) return server.name;
+                      return `${server.name} (${only.length === 0 ? 'none' : only.length} chosen)`;
+                    })
+                    .join(', ')}`
+                : noToolsWords(conversation)}
           </p>
+          <ModelLoadLine conversation={conversation} />
         </div>
         <button
           type="button"

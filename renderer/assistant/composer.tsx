@@ -49,6 +49,8 @@ export function Composer({
   const send = useAssistantCall();
   const stop = useAssistantCall();
   const busy = conversation.status === 'generating' || conversation.status === 'tools';
+  /** The message waits for the model New chat is loading (its header says how far). */
+  const loadingModel = conversation.modelLoad?.state === 'loading';
   /** The message is on its way to the host (`assistant.send` not yet answered): Stop is offered already. */
   const [sending, setSending] = useState(false);
   /**
@@ -93,7 +95,9 @@ export function Composer({
         ? 'Answer the task’s question above first, or Stop.'
         : conversation.status === 'tools'
           ? 'A tool call is running: wait for it, or Stop.'
-          : 'The model is answering: wait for it, or Stop.';
+          : loadingModel
+            ? 'The model is loading, then answers: wait for it, or Stop.'
+            : 'The model is answering: wait for it, or Stop.';
   const heldNote = held && busy ? whyHeld() : undefined;
 
   const action = useRef<HTMLButtonElement>(null);
@@ -243,7 +247,9 @@ export function Composer({
                   : conversation.status === 'tools'
                     ? 'Waiting on a tool call: wait, or stop it.'
                     : busy
-                      ? 'The model is answering: wait, or stop it.'
+                      ? loadingModel
+                        ? 'The model is loading, then answers: wait, or stop it.'
+                        : 'The model is answering: wait, or stop it.'
                       : 'Message the model…'
             }
             title="Enter sends; Shift+Enter starts a new line"

@@ -6,9 +6,13 @@ import type { Conversation } from '../../app/contract/assistant.js';
  * settings offers them all the same.
  */
 export function noToolsWords({ toolsOff }: Pick<Conversation, 'toolsOff'>): string {
-  if (!toolsOff) return ' · no tools';
+  return toolsOff ? ` · no tools: ${toolsOffReason(toolsOff)}` : ' · no tools';
+}
+
+/** Why a chat began without tools (`toolsOff`): "the descriptions of your servers’ 8 tools do not fit …". */
+export function toolsOffReason(toolsOff: NonNullable<Conversation['toolsOff']>): string {
   const context = `this model’s context of ${toolsOff.contextSize} tokens`;
   return toolsOff.tools === 1
-    ? ` · no tools: the description of your servers’ one tool does not fit ${context}`
-    : ` · no tools: the descriptions of your servers’ ${toolsOff.tools} tools do not fit ${context}`;
+    ? `the description of your servers’ one tool does not fit ${context}`
+    : `the descriptions of your servers’ ${toolsOff.tools} tools do not fit ${context}`;
 }

@@ -22,13 +22,21 @@ export const initialAssistantSlice: AssistantSlice = { summaries: [], conversati
 
 /**
  * Folds a conversation the host sent (an event, or a call's answer). An older copy never
- * replaces a newer one: answers and events may cross.
+ * replaces a newer one: answers and events may cross. The load of a chat's model file keeps its
+ * `updatedAt` (see `ModelLoadSchema`): of two copies with the same, the one whose load went
+ * further is the newer.
  */
 export function withConversation(slice: AssistantSlice, c: Conversation): AssistantSlice {
   const known = slice.conversations[c.id];
-  if (known && known.updatedAt > c.updatedAt) return slice;
+  if (known && (known.updatedAt > c.updatedAt || (known.updatedAt === c.updatedAt && loadDone(known) > loadDone(c))))
+    return slice;
   const summaries = [...slice.summaries.filter((s) => s.id !== c.id), conversationSummary(c)].sort(byActivity);
   return { ...slice, conversations: { ...slice.conversations, [c.id]: c }, summaries };
+}
+
+/** How far a copy's model load had gone: its progress while loading (0 when not said), 2 once it ended. */
+function loadDone({ modelLoad }: Conversation): number {
+  return modelLoad?.state === 'loading' ? (modelLoad.progress ?? 0) : 2;
 }
 
 /** Folds one assistant event. */

@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, before, describe, it } from 'node:test';
-import type { AssistantMessage } from '../../../app/contract/assistant.js';
+import type { AssistantMessage, Conversation } from '../../../app/contract/assistant.js';
 import { LOCAL_MODEL_BASE_URL } from '../../../app/contract/providers.js';
 import { JsonRpcCode } from '../../../app/core/errors.js';
 import { createHost, type Host } from '../../../app/host/host.js';
@@ -47,6 +47,8 @@ describe('the assistant on a model file too small for what it is asked (stories2
     await host.close();
     data.remove();
   });
+
+  const loadEnded = (c: Conversation): boolean => c.modelLoad === undefined;
 
   const lastError = (messages: AssistantMessage[]): ErrorMessage => {
     const last = messages.at(-1);
@@ -116,13 +118,15 @@ describe('the assistant on a model file too small for what it is asked (stories2
     const offered = (await host.call('tools.list', { serverId: 'everything' })).filter(
       (tool) => tool.callMode !== 'unavailable'
     ).length;
-    const c = await host.call('assistant.create', {
+    const made = await host.call('assistant.create', {
       providerId: 'stories',
       model: 'stories260K',
       serverIds: ['everything'],
       toolsOffered: { everything: ['echo', 'get-sum'] },
       fitTools: true
     });
+    // Decided once its model has loaded (see assistant-model-load.test.ts).
+    const c = await settled(host, made.id, loadEnded);
     assert.deepEqual(c.serverIds, []);
     assert.equal(c.toolsOffered, undefined);
     assert.deepEqual(c.toolsOff, { tools: 2, contextSize: 512 });
@@ -139,12 +143,18 @@ describe('the assistant on a model file too small for what it is asked (stories2
     assert.equal(ticked.toolsOff, undefined);
 
     // All the server's tools: their number is said.
-    const all = await host.call('assistant.create', {
-      providerId: 'stories',
-      model: 'stories260K',
-      serverIds: ['everything'],
-      fitTools: true
-    });
+    const all = await settled(
+      host,
+      (
+        await host.call('assistant.create', {
+          providerId: 'stories',
+          model: 'stories260K',
+          serverIds: ['everything'],
+          fitTools: true
+        })
+      ).id,
+      loadEnded
+    );
     assert.deepEqual(all.toolsOff, { tools: offered, contextSize: 512 });
     // Another model: what was said of this one's context no longer holds.
     await host.call('providers.save', {

@@ -76,6 +76,25 @@ describe('the Desk store holds the assistant events', () => {
     );
   });
 
+  it('of two copies of one moment, the one whose model load went further is held: a load’s end is not undone by a copy from before it', () => {
+    const at = '2026-01-01T00:00:01.000Z';
+    const loading = (progress?: number) =>
+      conversation('a', at, { modelLoad: { state: 'loading', ...(progress !== undefined && { progress }) } });
+    const held = (actions: DeskAction[]) =>
+      actions.reduce((state, action) => deskReducer(state, action), initialDeskState).assistant.conversations.a;
+    // Loaded (its tools decided) before New chat's answer, made while it loaded, came.
+    const loaded = conversation('a', at, { toolsOff: { tools: 8, contextSize: 512 } });
+    assert.deepEqual(held([changed(loaded), changed(loading())]), loaded);
+    assert.deepEqual(held([changed(loading(0.4)), changed(loading())])?.modelLoad, { state: 'loading', progress: 0.4 });
+    const failed = conversation('a', at, { modelLoad: { state: 'failed', message: 'The model file was not found.' } });
+    assert.deepEqual(held([changed(failed), changed(loading(0.9))]), failed);
+    // In order, each follows the one before.
+    assert.deepEqual(held([changed(loading()), changed(loading(0.4)), changed(loaded)]), loaded);
+    // A later change is later, whatever its load.
+    const retried = conversation('a', '2026-01-01T00:00:02.000Z', { modelLoad: { state: 'loading' } });
+    assert.deepEqual(held([changed(failed), changed(retried)]), retried);
+  });
+
   it('partial answers stream per conversation until their done; pending approvals are counted in the list', () => {
     const partial = (text: string, done?: true): DeskAction => ({
       type: 'event',

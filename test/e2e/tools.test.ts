@@ -221,8 +221,8 @@ describe('the Tools screen calls tools, as tasks where allowed, and follows the 
     await rpcCard.locator('.outcome-block').waitFor();
     assert.equal(await rpcCard.locator('.status-message').textContent(), 'The upstream service refused the job');
     // The error is how the tool failed, not a result Taskdesk could not fetch: said as its row and detail say it.
-    // (The SDK's McpError puts "MCP error −32050: " before the server's message.)
-    const failedWords = 'The tool failed: Error -32050: MCP error -32050: Upstream quota exhausted';
+    // The SDK's McpError puts "MCP error −32050: " before the server's message: the code is said once.
+    const failedWords = 'The tool failed: Error -32050: Upstream quota exhausted';
     assert.equal(await rpcCard.locator('.outcome-block .task-error > p').textContent(), failedWords);
     assert.match((await rpcCard.locator('.outcome-block').textContent()) ?? '', /retryAfterS/);
     assert.doesNotMatch((await rpcCard.textContent()) ?? '', /could not be fetched|server answered with an error/);

@@ -185,6 +185,19 @@ export const ConnectionStateSchema = z.object({
 });
 export type ConnectionState = z.infer<typeof ConnectionStateSchema>;
 
+/**
+ * What Taskdesk has seen of how long a server waits for the answer to an ordinary request of its
+ * (one that is no task, which its SDK gives up on after its request timeout: a minute by default),
+ * in whole seconds' milliseconds, kept across restarts. `longestMs`: the longest such wait it sat
+ * through (its request was answered, or still open when Taskdesk or the person ended it, after that
+ * long). `gaveUpAfterMs`: the shortest it waited before it withdrew a request saying it timed out.
+ */
+export const ServerWaitsSchema = z.object({
+  longestMs: z.number().int().nonnegative().optional(),
+  gaveUpAfterMs: z.number().int().nonnegative().optional()
+});
+export type ServerWaits = z.infer<typeof ServerWaitsSchema>;
+
 /** A server as the UI sees it: header and env values are hidden, they may hold secrets. */
 export const ServerViewSchema = z.object({
   id: z.string(),
@@ -201,7 +214,13 @@ export const ServerViewSchema = z.object({
   addedAt: z.string().optional(),
   /** `taskdesk` when Taskdesk added it, not the person: see `ServerConfig.addedBy`. */
   addedBy: z.literal('taskdesk').optional(),
-  state: ConnectionStateSchema
+  state: ConnectionStateSchema,
+  /**
+   * How long it waits for the answer to an ordinary request, as far as Taskdesk has seen (see
+   * {@link ServerWaitsSchema}): an Inbox card says so in place of what servers often do. Absent
+   * until one of its ordinary requests ended in a way that tells.
+   */
+  waits: ServerWaitsSchema.optional()
 });
 export type ServerView = z.infer<typeof ServerViewSchema>;
 
@@ -691,7 +710,10 @@ export const HostEvents = {
    * was heard by nobody): `assistant.sources` reads them again.
    */
   'sources.changed': z.object({ serverId: z.string() }),
-  /** A server was added, edited, imported or removed: the whole list, as `servers.list` answers it. */
+  /**
+   * A server was added, edited, imported or removed, or what Taskdesk knows of how long one waits
+   * (`waits`) changed: the whole list, as `servers.list` answers it.
+   */
   'servers.changed': z.object({ servers: z.array(ServerViewSchema) }),
   /** A provider was saved, removed or lost its key: the whole list, as `providers.list` answers it. */
   'providers.changed': z.object({ providers: z.array(ProviderViewSchema) }),

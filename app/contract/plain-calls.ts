@@ -24,6 +24,12 @@ export const PlainCallViewSchema = z.object({
   serverId: z.string(),
   serverName: z.string(),
   toolName: z.string(),
+  /**
+   * Its arguments in a line (`argumentsPreview`, at most `CALL_ARGUMENTS_CHARS` characters, as a
+   * task's card and row hold them): what tells apart calls of one tool running at once. Absent
+   * for a call without arguments. The arguments themselves are not in the view.
+   */
+  argumentsPreview: z.string().optional(),
   startedAt: z.string(),
   state: z.enum(['running', 'completed', 'failed', 'cancelled']),
   /** The latest `notifications/progress` for the call's progress token. */

@@ -4,6 +4,14 @@
 export const PREVIEW_CHARS = 80;
 
 /**
+ * How much of a tool call's arguments the line of them on a call that is followed holds at most:
+ * its card on Tools (a task's, and a plain call's while it runs) and its row on Tasks, whose
+ * tooltip and search hold that much. The screen cuts the line to its box's width; its tooltip
+ * holds all of it.
+ */
+export const CALL_ARGUMENTS_CHARS = 600;
+
+/**
  * A tool call's arguments in a line, to tell calls of the same tool apart: `name: value` pairs,
  * each value as JSON (`message: "hi", count: 3`), cut with an ellipsis at `max` characters.
  * Walks only as far as the line reaches: a 1 MB argument costs no 1 MB serialization.

@@ -3,10 +3,11 @@
 
 const LABELS: Record<string, string> = {
   working: 'Working',
-  // The protocol's "input required": the task's server waits for an answer from Taskdesk's side (a
-  // question for the person, or a model request a model may answer). Where the Desk knows the
-  // person is to give it (the question waits in the Inbox), a badge says "Waiting for you" instead.
-  input_required: 'Waiting for an answer',
+  // The protocol's "input required": the task's server waits for an answer from Taskdesk, its
+  // requestor (Taskdesk fetches its question, and a model may answer it), said as whose answer it
+  // waits on, as "Waiting for you" says it of the person. Where the Desk knows the person is to give
+  // it (the question waits in the Inbox), a badge says "Waiting for you" instead.
+  input_required: 'Waiting for Taskdesk',
   completed: 'Completed',
   failed: 'Failed',
   cancelled: 'Cancelled',
@@ -24,7 +25,7 @@ const LABELS: Record<string, string> = {
   closed: 'Disconnected'
 };
 
-/** A status in words ("Waiting for an answer" for `input_required`), as the badges and filters say it. */
+/** A status in words ("Waiting for Taskdesk" for `input_required`), as the badges and filters say it. */
 export function statusLabel(status: string): string {
   return LABELS[status] ?? status;
 }

@@ -3,12 +3,18 @@ import { withdrawnOf, type WithdrawalCause } from '../receiver/withdrawn-note.js
 
 /**
  * Why Taskdesk answered a server's model requests still waiting in the Inbox when the person set
- * that server's sampling policy to refuse (the Inbox's reason, and the words its server is told
- * after "Taskdesk withdrew this request: "). History tells such a refusal by the withdrawal's
- * `cause` (see {@link refusedByPolicy}); only records made before it was kept are told by these
- * words, so this is the wording they have.
+ * that server's model requests to Refuse (the Inbox's reason, which the Audit log says, and the
+ * words its server is told after "Taskdesk withdrew this request: "), in the words of the choice
+ * the person made on the Servers screen. History tells such a refusal by the withdrawal's `cause`
+ * (see {@link refusedByPolicy}).
  */
-export const REFUSED_BY_POLICY = 'Sampling was turned off for this server (its policy is now Refuse).';
+export const REFUSED_BY_POLICY = 'This server’s model requests were set to Refuse.';
+
+/**
+ * {@link REFUSED_BY_POLICY} as records made before the withdrawal's `cause` was kept have it: they
+ * are told by these words alone, so they stay as those records wrote them.
+ */
+export const REFUSED_BY_POLICY_BEFORE = 'Sampling was turned off for this server (its policy is now Refuse).';
 
 /** The withdrawal cause of a request refused because its server's policy was set to refuse. */
 const POLICY_CAUSE: WithdrawalCause = 'policy';
@@ -17,12 +23,12 @@ const POLICY_CAUSE: WithdrawalCause = 'policy';
  * Whether a runner's `notes` say its model request was refused because the person set its
  * server's policy to refuse while it waited: its withdrawal note's `cause` says so. A note
  * written before the cause was kept has none, and says it only by its reason's words
- * ({@link REFUSED_BY_POLICY}), which are read for it as they were.
+ * ({@link REFUSED_BY_POLICY_BEFORE}), which are read for it as they were.
  */
 function refusedByPolicy(notes: ReadonlyArray<Record<string, unknown>> | undefined): boolean {
   const withdrawn = withdrawnOf(notes);
   if (withdrawn === undefined) return false;
-  return 'cause' in withdrawn ? withdrawn.cause === POLICY_CAUSE : withdrawn.reason === REFUSED_BY_POLICY;
+  return 'cause' in withdrawn ? withdrawn.cause === POLICY_CAUSE : withdrawn.reason === REFUSED_BY_POLICY_BEFORE;
 }
 
 /**

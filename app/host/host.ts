@@ -29,6 +29,8 @@ import { EventHub } from '../core/event-hub.js';
 import { Inbox } from '../inbox/inbox.js';
 import { InboxDrafts } from '../inbox/inbox-drafts.js';
 import { InboxPrompter } from '../inbox/inbox-runners.js';
+import { ServerWaitsStore } from '../inbox/server-waits.js';
+import { serverMayGiveUp } from '../contract/server-gives-up.js';
 import {
   commandLine,
   connectionKey,
@@ -222,6 +224,8 @@ export class Host {
   readonly #eras: ServerEras;
   /** The servers the person disconnected and has not connected since: not connected at start. */
   readonly #disconnected: DisconnectedServers;
+  /** How long each server waits for the answer to an ordinary request, as far as Taskdesk has seen. */
+  readonly #waits: ServerWaitsStore;
   readonly #connections = new Map<string, ServerConnection>();
   /** The secrets' values of the servers connected in this run: History and the task store mask them. */
   readonly #secretValues = new ServerSecretValues();
@@ -453,6 +457,9 @@ export class Host {
     this.#disconnected = new DisconnectedServers({ dir: config.dataDir, corruptDir, factory });
     for (const warning of this.#disconnected.warnings) this.#warn(warning.message, warning.movedTo);
     this.#disconnected.keepOnly(new Set(this.#registry.list().map((server) => server.id)));
+    this.#waits = new ServerWaitsStore({ dir: config.dataDir, corruptDir, factory });
+    for (const warning of this.#waits.warnings) this.#warn(warning.message, warning.movedTo);
+    this.#waits.keepOnly(new Set(this.#registry.list().map((server) => server.id)));
     this.history = new TaskHistory({
       dataDir: config.dataDir,
       corruptDir,
@@ -723,6 +730,7 @@ export class Host {
               : this.requestor.exchanges?.describe(ended.owner.serverId, ended.relatedTaskId);
           this.history.recordReceivedRequest(ended, askedFor, this.#callDuring(ended));
           this.#openWork.requestEnded(ended);
+          this.#noteWait(ended, askedFor !== undefined);
         },
         statusChanged: (owner, task) => this.#deliverStatus(owner, task),
         progress: (owner, taskId, token, progress, total, message) =>
@@ -1218,6 +1226,26 @@ export class Host {
     };
   }
 
+  /**
+   * Notes how long the server of an ordinary request that ended waited for its answer, when it
+   * waits as an SDK server does, with a timeout of its own (`serverMayGiveUp`: not for a
+   * 2026-07-28 task's input request, nor a multi round-trip request's, `exchange`), and tells the
+   * windows when that changed what is known (`ServerView.waits`).
+   */
+  #noteWait(ended: EndedOrdinaryRequest, exchange: boolean): void {
+    const { serverId } = ended.owner;
+    const { relatedTaskId } = ended;
+    const outboundId =
+      relatedTaskId === undefined ? undefined : this.requestor.describe(serverId, relatedTaskId)?.outboundId;
+    const related = outboundId === undefined ? undefined : this.requestor.get(outboundId);
+    const asked = {
+      ...(relatedTaskId !== undefined && { relatedTaskId }),
+      ...(exchange && { relatedCall: true as const })
+    };
+    if (!serverMayGiveUp(asked, related) || !this.#waits.noteEnded(serverId, ended) || this.#closing) return;
+    this.events.emit('servers.changed', { servers: this.#registry.list().map((config) => this.#serverView(config)) });
+  }
+
   /** The live connection of a server, if any (the requestor and tests use its client). */
   connection(serverId: string): ServerConnection | undefined {
     return this.#connections.get(serverId);
@@ -1277,6 +1305,8 @@ export class Host {
     if (method === 'servers.remove' || method === 'sampling.setPolicy') {
       // A removed server's policy is gone: the default is what a server added under its id gets.
       const serverId = params.serverId as string;
+      // So is what was seen of how long it waits: one added under its id is another server.
+      if (method === 'servers.remove') this.#waits.forget(serverId);
       this.events.emit('policies.changed', { serverId, policy: this.sampling.policyFor(serverId) });
     }
     if (
@@ -1414,6 +1444,7 @@ export class Host {
       ...(!this.#registry.isSaved(config.id) && { configured: true as const }),
       ...(config.addedAt !== undefined && { addedAt: config.addedAt }),
       ...(config.addedBy !== undefined && { addedBy: config.addedBy }),
+      ...this.#waitsOf(config.id),
       state: this.#viewState(
         // Redacted by the connection's config, which holds the secrets' values.
         redactedState(
@@ -1426,6 +1457,12 @@ export class Host {
         config
       )
     };
+  }
+
+  /** A server view's `waits`, when anything is known of them. */
+  #waitsOf(serverId: string): Pick<ServerView, 'waits'> {
+    const waits = this.#waits.get(serverId);
+    return waits ? { waits } : {};
   }
 
   #connectionFor(owner: TaskOwner): ServerConnection | undefined {

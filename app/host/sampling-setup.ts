@@ -97,7 +97,8 @@ export class SamplingSetup {
     this.#policiesDoc = openVersionedDocument({
       ...common,
       name: 'sampling-policies',
-      label: 'sampling policies',
+      // In the Servers screen's words for them, and what the person has then.
+      label: 'model request settings of your servers (each is back to Ask me first)',
       schema: PoliciesByServerSchema,
       empty: () => ({})
     });

@@ -67,7 +67,7 @@ export class InboxApprovalGate implements ApprovalGate {
         if (!parsed.success)
           throw new HostError(
             JsonRpcCode.InvalidParams,
-            `The edited answer is not a valid sampling result: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`
+            `The edited answer is not a valid model answer: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`
           );
       }
     });

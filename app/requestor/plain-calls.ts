@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Progress } from '@modelcontextprotocol/sdk/types.js';
 import type { CallOrigin, PlainCallView } from '../contract/plain-calls.js';
+import { argumentsPreview, CALL_ARGUMENTS_CHARS } from '../contract/request-preview.js';
 import type { Clock, TimerHandle } from '../core/clock.js';
 import { HostError, JsonRpcCode, toErrorData } from '../core/errors.js';
 import { copyJson } from '../core/json-copy.js';
@@ -142,7 +143,10 @@ export class PlainCalls {
       serverName: string;
       toolName: string;
       origin?: CallOrigin;
-      /** Its arguments, told as it starts (see {@link PlainCallsOptions.onChange}); not in its view. */
+      /**
+       * Its arguments, told as it starts (see {@link PlainCallsOptions.onChange}); its view holds
+       * them only in a line (`argumentsPreview`).
+       */
       arguments?: Record<string, unknown>;
     },
     send: PlainCallSender<T>,
@@ -151,12 +155,15 @@ export class PlainCalls {
     const callId = call.callId ?? `call-${randomUUID()}`;
     if (this.#running.has(callId))
       throw new HostError(JsonRpcCode.InvalidParams, `A call ${callId} is already running`);
+    // In a line, as a task's card says its arguments: calls of one tool are told apart by them.
+    const preview = argumentsPreview(call.arguments, CALL_ARGUMENTS_CHARS);
     const running: RunningCall = {
       view: {
         callId,
         serverId: call.serverId,
         serverName: call.serverName,
         toolName: call.toolName,
+        ...(preview !== undefined && { argumentsPreview: preview }),
         startedAt: this.#now(),
         state: 'running',
         ...(call.origin && { origin: copyJson(call.origin) })

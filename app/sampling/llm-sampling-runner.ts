@@ -14,6 +14,7 @@ import { tokenLimitParamOf, type ProviderSettings } from '../contract/providers.
 import {
   classifyProviderError,
   droppedFailure,
+  MODEL_RUN_CANCELLED,
   ProviderFailureError,
   stoppedFailure,
   timeoutFailure,
@@ -393,7 +394,7 @@ export class LlmSamplingRunner implements SamplingRunner {
 }
 
 function cancelled(): ProviderFailure {
-  return { kind: 'cancelled', message: 'Sampling was cancelled.', retryable: false };
+  return { kind: 'cancelled', message: MODEL_RUN_CANCELLED, retryable: false };
 }
 
 /**
@@ -402,7 +403,7 @@ function cancelled(): ProviderFailure {
  */
 export function cancelledOutcome(signal: AbortSignal): { type: 'error'; error: ErrorData } {
   if (signal.reason instanceof HostError) return { type: 'error', error: toErrorData(signal.reason) };
-  return { type: 'error', error: { code: JsonRpcCode.RequestCancelled, message: 'Sampling was cancelled.' } };
+  return { type: 'error', error: { code: JsonRpcCode.RequestCancelled, message: MODEL_RUN_CANCELLED } };
 }
 
 function failed(error: ErrorData): { type: 'error'; error: ErrorData } {

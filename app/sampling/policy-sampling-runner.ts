@@ -132,10 +132,9 @@ export class PolicySamplingRunner implements SamplingRunner {
 
     if (policy.mode === 'refuse') {
       this.#audit(context, 'sampling.request', 'refused', { reason: 'policy: refuse' });
-      return error(
-        JsonRpcCode.UserRejected,
-        `Sampling is turned off for ${context.serverName} by its policy (refuse).`
-      );
+      // Its server is told, and the person reads on Tasks and in History, in the words of the
+      // choice they made on the Servers screen ("Model requests from X: Refuse.").
+      return error(JsonRpcCode.UserRejected, `Model requests from ${context.serverName} are set to Refuse.`);
     }
 
     // Under "ask", the Inbox withdraws such a request as it arrives; without a person, it is here.
@@ -454,7 +453,10 @@ export class PolicySamplingRunner implements SamplingRunner {
       if (context.signal.aborted) return { error: cancelledOutcome(context.signal).error };
       context.setWaitingFor?.(undefined);
       const detail = errorMessage(thrown);
-      return { error: { code: JsonRpcCode.InternalError, message: `Sampling approval failed: ${detail}` } };
+      // Said to its server and on Tasks and in History: in the Desk's words, an approval or a review alike.
+      return {
+        error: { code: JsonRpcCode.InternalError, message: `Could not ask you about the model request: ${detail}` }
+      };
     }
   }
 

@@ -6,6 +6,13 @@ import { proxyFailure } from '../core/network-proxy.js';
 import { LOCAL_MODEL_BASE_URL } from '../contract/providers.js';
 import { LocalModelError } from './local-model.js';
 
+/**
+ * What a model run stopped by a cancel says (its provider request aborted, or the work of its
+ * model request cancelled): to the request's server, and to the person on Tasks, in History and
+ * in the Audit log, in the Desk's words for it.
+ */
+export const MODEL_RUN_CANCELLED = 'The model run was cancelled.';
+
 /** What kind of thing went wrong talking to a provider. */
 export const PROVIDER_FAILURE_KINDS = [
   'auth',
@@ -73,7 +80,7 @@ export function classifyProviderError(error: unknown, subject: FailureSubject): 
   };
 
   if (error instanceof APIUserAbortError) {
-    return { kind: 'cancelled', message: 'Sampling was cancelled.', retryable: false };
+    return { kind: 'cancelled', message: MODEL_RUN_CANCELLED, retryable: false };
   }
   if (error instanceof APIConnectionTimeoutError) {
     return { kind: 'timeout', message: `${who} did not answer in time.`, retryable: false };

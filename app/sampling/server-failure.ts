@@ -1,6 +1,6 @@
 import { assertNever } from '../core/assert-never.js';
 import { JsonRpcCode, type ErrorData } from '../core/errors.js';
-import { PROVIDER_FAILURE_KINDS, type ProviderFailureKind } from './provider-failure.js';
+import { MODEL_RUN_CANCELLED, PROVIDER_FAILURE_KINDS, type ProviderFailureKind } from './provider-failure.js';
 
 /**
  * Why the engine could not run a model on Taskdesk's own side, before any provider answered: no
@@ -46,7 +46,7 @@ export function serverFailureMessage(kind: RunFailureKind): string {
     case 'bad-response':
       return 'Taskdesk could not run the model: its provider returned an answer Taskdesk could not use.';
     case 'cancelled':
-      return 'Sampling was cancelled.';
+      return MODEL_RUN_CANCELLED;
     case 'stopped':
       return 'Taskdesk could not run the model: the person using Taskdesk stopped it before it finished.';
     default:

@@ -3,12 +3,12 @@ import type { AuditEntry, HostParams } from '../../app/contract/host-api.js';
 import { downloadText } from '../history/download.js';
 import { DateTime } from '../components/date-time.js';
 import { FilterSearch, FilterSelect, ServerFilter } from '../components/filter-fields.js';
-import { ShortId } from '../components/short-id.js';
 import { ActionError, useFailure } from '../components/action-error.js';
 import { TableWrap } from '../components/table-wrap.js';
 import { useDesk, useDeskState } from '../shell/desk-context.js';
 import { auditSentence } from '../../app/contract/audit-words.js';
 import { detailPairs } from './detail-pairs.js';
+import { auditTaskWords } from './audit-task-words.js';
 import { detailCut } from './detail-cut.js';
 import { AUDIT_MOST_SHOWN, AUDIT_PAGE, shownWords } from './shown-words.js';
 
@@ -21,7 +21,7 @@ const EVENT_GROUPS = [
   ['inbox', 'Inbox answers'],
   ['tool', 'Tool calls'],
   ['server', 'Servers'],
-  ['sampling', 'Sampling'],
+  ['sampling', 'Model requests'],
   ['provider', 'Providers'],
   ['store', 'Storage'],
   ['assistant', 'Assistant']
@@ -252,18 +252,8 @@ export function AuditScreen({
                   <EventType type={entry.type} />
                 </td>
                 <td className="server">{serverOf(entry)}</td>
-                <td>
-                  {entry.taskId ? (
-                    <ShortId id={entry.taskId} />
-                  ) : typeof entry.detail?.relatedTaskId === 'string' ? (
-                    // A question with no task of its own, asked for one of Taskdesk's tasks.
-                    <>
-                      <span className="muted small-text">asked for </span>
-                      <ShortId id={entry.detail.relatedTaskId} />
-                    </>
-                  ) : (
-                    '—'
-                  )}
+                <td className="task">
+                  <TaskWords entry={entry} serverName={serverOf(entry)} />
                 </td>
                 <td className="detail">
                   <DetailPairs detail={entry.detail ?? {}} type={entry.type} />
@@ -312,6 +302,16 @@ function EventType({ type }: { type: string }) {
       ))}
     </code>
   );
+}
+
+/**
+ * What an entry's task is, in words (see {@link auditTaskWords}), its id in the tooltip; a dash
+ * for an entry about no task.
+ */
+function TaskWords({ entry, serverName }: { entry: AuditEntry; serverName: string }) {
+  const calls = useDeskState((state) => state.outbound);
+  const said = auditTaskWords(entry, serverName, calls);
+  return said === undefined ? '—' : <span title={said.title}>{said.words}</span>;
 }
 
 /**

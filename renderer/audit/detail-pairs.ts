@@ -45,13 +45,15 @@ export function detailPairs(detail: Record<string, unknown>, type?: string): Det
     if (type !== undefined && saidBySentence(type, field)) continue;
     // The version says which era it is; the era alone only where the version was not kept.
     if (field === 'era' && typeof detail.protocolVersion === 'string') continue;
-    // Said by the related id's name: a request of Taskdesk's (MCP 2026-07-28), not a task.
-    if (field === 'relatedCall') continue;
+    // What a question or model request was asked for is the Task column's to say, in words (the
+    // call of Taskdesk's, or its request, `relatedCall`: see `auditTaskWords`), its id in the
+    // tooltip there: not again here as an id.
+    if (field === 'relatedTaskId' || field === 'relatedCall') continue;
     const words = valueWords(field, value);
     const plain = words ?? (typeof value === 'string' ? value : undefined);
     pairs.push({
       field,
-      name: field === 'relatedTaskId' && detail.relatedCall === true ? 'asked for request' : auditFieldWords(field),
+      name: auditFieldWords(field),
       value: plain ?? JSON.stringify(value) ?? String(value),
       json: plain === undefined
     });

@@ -17,6 +17,19 @@ export function serverTaskWords(serverName: string): string {
   return `one of ${serverName}’s tasks`;
 }
 
+/**
+ * What a request its server sent Taskdesk as a task of its own is, in the words the Inbox says it
+ * by (its id in a tooltip, {@link taskIdTitle}): on its detail on Tasks and in the Audit log.
+ */
+export const SENT_AS_A_TASK = 'sent as a task';
+
+/**
+ * What a tool call of Taskdesk's is once its server runs it as a task, in words rather than the
+ * server's id for the task (in a tooltip, {@link taskIdTitle}): on its card on Tools and its
+ * detail on Tasks.
+ */
+export const RUN_AS_A_TASK = 'run as a task';
+
 /** The tooltip of words that stand for a task: its whole id, for whoever needs it ("Task 6d23c87b-…"). */
 export function taskIdTitle(taskId: string): string {
   return `Task ${taskId}`;
@@ -51,7 +64,7 @@ export function waitParts(
       call !== undefined && item.relatedTaskId !== undefined
         ? [{ words: `for ${call}`, taskId: item.relatedTaskId }]
         : origin;
-    return [{ words: 'sent as a task', taskId: item.taskId }, ...forCall];
+    return [{ words: SENT_AS_A_TASK, taskId: item.taskId }, ...forCall];
   }
   if (item.relatedCall) return [{ words: 'your request waits on it' }, ...origin];
   if (item.relatedTaskId !== undefined) {

@@ -1,17 +1,7 @@
+import type { ServerWaits } from '../../app/contract/host-api.js';
 import { formatDuration } from './format.js';
 import { useNow } from './use-now.js';
-
-/**
- * From how long a wait the note of an ordinary request turns to a warning: an SDK server's
- * default request timeout is a minute, so by then it may give up at any moment.
- */
-export const WAIT_WARN_MS = 40_000;
-
-/**
- * From how long a wait the warning is over: a server still waiting half a minute past the SDK's
- * default set a longer timeout (or none), and "may give up soon" would no longer be true.
- */
-export const WAIT_PATIENT_MS = 90_000;
+import { waitNoteWords } from './wait-note-words.js';
 
 /**
  * How long an ordinary request (one with no TTL to count down) has waited for its answer. Its
@@ -31,32 +21,35 @@ export function WaitingSince({ since }: { since: string }) {
 }
 
 /**
- * Under an ordinary request's heading: servers often stop waiting after about a minute (the
- * MCP SDK's default), said quietly at first and, from {@link WAIT_WARN_MS}, as a warning. An
- * observation, not a promise: a server may wait longer, or less. `keepsTyped`: the card keeps
- * what is written in it for its notice (a reply, a form's fields as typed or chosen, a reviewed answer).
+ * Under an ordinary request's heading: how long its server may wait (see `waitNoteWords`), said
+ * quietly, or as a warning once it may give up soon: what servers often do (the MCP SDK's default
+ * of a minute), or what Taskdesk has seen of this one (`waits`: it waited longer before, or gave
+ * up sooner). An observation, not a promise. `keepsTyped`: the card keeps what is written in it
+ * for its notice (a reply, a form's fields as typed or chosen, a reviewed answer).
  */
-export function WaitNote({ since, keepsTyped }: { since: string; keepsTyped: boolean }) {
+export function WaitNote({
+  since,
+  serverName,
+  waits,
+  keepsTyped
+}: {
+  since: string;
+  serverName: string;
+  waits: ServerWaits | undefined;
+  keepsTyped: boolean;
+}) {
   const now = useNow();
   const start = Date.parse(since);
-  const waited = Number.isNaN(start) ? 0 : now - start;
-  const late = waited >= WAIT_WARN_MS;
-  const said = 'Servers often stop waiting after about a minute (the MCP SDK’s default timeout)';
-  if (waited >= WAIT_PATIENT_MS)
-    return (
-      <p className="muted small-text wait-note">
-        {said}; this one has waited longer, so it likely waits on, though it may still give up.
-      </p>
-    );
-  return late ? (
+  const { words, warning } = waitNoteWords(Number.isNaN(start) ? 0 : now - start, serverName, waits);
+  return warning ? (
     <p className="banner banner-warning wait-note">
       {/* Decoration: "may give up soon" is the warning, and a screen reader need not say "warning sign". */}
       <span aria-hidden="true">⚠ </span>
-      {said}: this one may give up soon.
+      {words}
       {/* Only where the card keeps what is typed (not an approval's edits, nor a link to open). */}
       {keepsTyped ? ' If it does, what you wrote here stays in its notice, to copy.' : null}
     </p>
   ) : (
-    <p className="muted small-text wait-note">{said}.</p>
+    <p className="muted small-text wait-note">{words}</p>
   );
 }

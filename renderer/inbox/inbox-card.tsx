@@ -92,6 +92,8 @@ export function InboxCard({
       {mayGiveUp ? (
         <WaitNote
           since={item.createdAt}
+          serverName={item.serverName}
+          waits={server?.waits}
           keepsTyped={
             item.kind === 'sampling' ||
             item.kind === 'sampling-review' ||

@@ -1,24 +1,8 @@
 import type { InboxItem, OutboundTaskView } from '../../app/contract/host-api.js';
 import { derivedOf } from '../store/derived.js';
 
-/**
- * Whether the item's server may stop waiting for the answer, as a server does with any ordinary
- * request it sent (an SDK server's default request timeout is a minute): then it withdraws the
- * request, and the card goes.
- *
- * That holds for a question a legacy (2025-11-25) server asks for one of its tasks too: the
- * related-task `_meta` ties it to the task, but the request itself is ordinary and times out.
- * No server times out a task-augmented request (Taskdesk's own task, which the server polls),
- * a multi round-trip request's question (`relatedCall`) or a 2026-07-28 task's input request
- * (its `relatedTask` has a `protocol`): Taskdesk holds those, and the server asks for the answer.
- */
-export function serverMayGiveUp(
-  item: Pick<InboxItem, 'taskId' | 'expiresAt' | 'relatedTaskId' | 'relatedCall'>,
-  relatedTask: Pick<OutboundTaskView, 'protocol'> | undefined
-): boolean {
-  if (item.taskId !== undefined || item.expiresAt !== undefined || item.relatedCall) return false;
-  return item.relatedTaskId === undefined || relatedTask?.protocol === undefined;
-}
+/** Whether the item's server may stop waiting for the answer: see the contract's own. */
+export { serverMayGiveUp } from '../../app/contract/server-gives-up.js';
 
 /** The tool-call task of Taskdesk's the item's server asked it for (its `relatedTaskId`), if the Desk knows it. */
 export function relatedTaskOf(

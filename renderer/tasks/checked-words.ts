@@ -1,18 +1,20 @@
 import { statusLabel } from '../components/status-words.js';
 import { isTerminal } from '../store/task-status.js';
+import { lowerFirst } from '../tools/last-call-status.js';
 
 /**
  * Where a tool call's task stands, as a phrase after "still" or "now": "working", "waiting for
  * you" while its server's question waits on the person (its badge's "Waiting for you"), "waiting
- * for an answer" while it waits on input that is not the person's to give here (its badge's), and
+ * for Taskdesk" while it waits on input that is not the person's to give here (its badge's), and
  * for a task that ended, "ended: completed".
  */
 export function standingWords(state: string, waitsOnYou: boolean): string {
   if (isTerminal(state)) return `ended: ${statusLabel(state).toLowerCase()}`;
   // As its badge says it: a question in the Inbox may come while the server still says working.
   if (waitsOnYou) return 'waiting for you';
-  // As its badge says it otherwise too: "waiting for an answer" for input that is not the person's to give here.
-  return statusLabel(state).toLowerCase();
+  // As its badge says it otherwise too: "waiting for Taskdesk" for input that is not the person's to
+  // give here (its first letter alone lowered: Taskdesk is a name).
+  return lowerFirst(statusLabel(state));
 }
 
 /** How long ago a check was, in words: "just now" within the first minute, then "5 min ago", "2 h ago". */

@@ -12,7 +12,7 @@ import { JsonView } from '../components/json-view.js';
 import { RawToggle } from '../components/raw-toggle.js';
 import { ScrollingPre } from '../components/scrolling-pre.js';
 import { TaskProgress } from '../components/progress-line.js';
-import { ShortId } from '../components/short-id.js';
+import { RUN_AS_A_TASK, SENT_AS_A_TASK, taskIdTitle } from '../components/related-task-words.js';
 import { StatusBadge } from '../components/status-badge.js';
 import { questionEndLabel, statusLabel } from '../components/status-words.js';
 import { TaskTitle } from '../components/task-title.js';
@@ -379,9 +379,11 @@ export function TaskDetail({
             {KIND_WORDS[shown.kind]} {shown.direction === 'received' ? 'received from' : 'requested of'}{' '}
             <strong>{shown.serverName}</strong> ·{' '}
             {shown.taskId !== undefined ? (
-              <>
-                task <ShortId id={shown.taskId} />
-              </>
+              // In the words the Inbox and the Tools screen say it by; its server's id for the task
+              // in the tooltip (and in the raw JSON below), for who needs it.
+              <span className="task-words" title={taskIdTitle(shown.taskId)}>
+                {shown.direction === 'received' ? SENT_AS_A_TASK : RUN_AS_A_TASK}
+              </span>
             ) : (
               'a call without a task'
             )}

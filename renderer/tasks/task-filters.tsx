@@ -17,7 +17,10 @@ import { WAITING_FOR_YOU, WAITING_FOR_YOU_LABEL, type TaskFilterInputs } from '.
  * or Dismissed (not Completed), a model request turned down is Rejected (not Failed). First where
  * a task stands: "Waiting for you" finds what waits on the person (a received question or model
  * request in the Inbox, a tool task's server's question), which a task's protocol status does not
- * say (a received task waiting on the Inbox is `working`).
+ * say (a received task waiting on the Inbox is `working`). Its status `input_required` says whose
+ * answer it waits on too: "Waiting for Taskdesk", a tool task's server waiting on Taskdesk (to fetch
+ * its question, or a model's answer), not on the person; a row that says "Waiting for you" is not
+ * found by it.
  */
 const STATUS_GROUPS: ReadonlyArray<readonly [string, ReadonlyArray<readonly [string, string]>]> = [
   [

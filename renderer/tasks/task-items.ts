@@ -1,7 +1,7 @@
 import type { InboundTask, InboxItem, OutboundTaskView, ServerView } from '../../app/contract/host-api.js';
 import { answerNotFetched, type NotFetched } from './unfetched-answer.js';
 import { isRejectedSampling } from '../../app/contract/rejected-sampling.js';
-import { argumentsPreview } from '../../app/contract/request-preview.js';
+import { argumentsPreview, CALL_ARGUMENTS_CHARS } from '../../app/contract/request-preview.js';
 import { searchFolded, searchWords } from '../../app/contract/search-words.js';
 import { warningTime } from '../../app/contract/warning-time.js';
 import { asText, truncate } from '../components/format.js';
@@ -305,7 +305,7 @@ export function waitsOnYou(item: TaskItem, waiting: ReadonlySet<string>): boolea
 /**
  * Whether a tool call's task waits on the person, decided as its row on the Tasks screen decides
  * it (`waitsOnYou`): its card under Tool calls and the line under its call form then say
- * "Waiting for you" as its row does, in place of "Waiting for an answer" (`input_required`).
+ * "Waiting for you" as its row does, in place of "Waiting for Taskdesk" (`input_required`).
  */
 export function toolTaskWaitsOnYou(task: OutboundTaskView, inbox: readonly InboxItem[]): boolean {
   return waitsOnYou(requestedItem(task), waitingTasks(inbox));
@@ -335,8 +335,11 @@ function outcomeWords(line: OutcomeLine): string {
   return `${line.action} ${line.fields.map((field) => `${field.title} ${field.value}`).join(' ')}`;
 }
 
-/** How much of a tool call's arguments its Tasks row (its line and that line's tooltip) and its search hold at most. */
-export const TASK_ARGUMENTS_CHARS = 600;
+/**
+ * How much of a tool call's arguments its Tasks row (its line and that line's tooltip) and its
+ * search hold at most: as much as its card on Tools (see `CALL_ARGUMENTS_CHARS`).
+ */
+export const TASK_ARGUMENTS_CHARS = CALL_ARGUMENTS_CHARS;
 
 /**
  * Whether a row passes the filters; the text's words must all appear in its title, server,
@@ -361,7 +364,11 @@ export function matchesTask(
         ? item.running
         : filter.status === WAITING_FOR_YOU
           ? !waitsOnYou(item, waiting)
-          : filter.status && shownStatus(item) !== filter.status
+          : filter.status &&
+            (shownStatus(item) !== filter.status ||
+              // "Waiting for Taskdesk" is not a row whose badge says "Waiting for you": whose answer
+              // it waits on is the choice's whole point ("Working" says nothing of whose).
+              (filter.status === 'input_required' && waitsOnYou(item, waiting)))
   )
     return false;
   const words = searchWords(filter.text);

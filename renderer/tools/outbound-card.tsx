@@ -3,9 +3,7 @@ import type { OutboundTaskView } from '../../app/contract/host-api.js';
 import { ActionError, failureOf, useFailure } from '../components/action-error.js';
 import { busyProps } from '../components/busy-props.js';
 import { DateTime } from '../components/date-time.js';
-import { shortId } from '../components/format.js';
 import { JsonView } from '../components/json-view.js';
-import { ShortId } from '../components/short-id.js';
 import { StatusBadge } from '../components/status-badge.js';
 import { toHostCallError } from '../host-client.js';
 import { useDesk, useDeskState } from '../shell/desk-context.js';
@@ -26,6 +24,9 @@ import { CheckedLine } from '../tasks/checked-line.js';
 import { foundStill, type CheckFound } from '../tasks/check-found.js';
 import { requestedTaskKey, taskDetailHref } from '../components/task-address.js';
 import { argumentsPreview } from '../../app/contract/request-preview.js';
+import { CallArguments } from './call-arguments.js';
+import { taskCardLabel } from './call-labels.js';
+import { RUN_AS_A_TASK, taskIdTitle } from '../components/related-task-words.js';
 
 /**
  * What the live region says once Cancel of a tool task is answered, naming its server as a plain
@@ -71,7 +72,8 @@ export const OutboundCard = memo(function OutboundCard({ task }: { task: Outboun
    */
   const [busy, setBusy] = useState<'outbound.refresh' | 'outbound.cancel' | undefined>(undefined);
   const card = useRef<HTMLLIElement>(null);
-  const label = `${task.toolName} task ${shortId(task.taskId)}`;
+  // Its buttons' names: by its tool and when it started, not by its server's id for the task.
+  const label = taskCardLabel(task);
   // Its badge says "Waiting for you" while its server's question waits on the person, as its row
   // on Tasks says it (decided alike), rather than the protocol's "Input required"; not while the
   // person's Decline of it waits out its undo window in the Inbox, which the card says instead.
@@ -165,10 +167,8 @@ export const OutboundCard = memo(function OutboundCard({ task }: { task: Outboun
   // Which status message a finished task shows, as its row and detail do: see `endMessage`.
   const statusMessage = failed === undefined ? endMessage(task) : undefined;
   const headingId = `outbound-${task.outboundId}-title`;
-  // Its arguments in a line, as its row on Tasks and its History entry say them: what tells apart
-  // calls of one tool running at once (their cards read alike, the arguments folded away below).
-  // As much as its Tasks row takes, cut to the card's width by the browser (calls that differ late
-  // in their arguments then differ in the tooltip, which holds it all).
+  // Its arguments in a line (see `CallArguments`), as much as its Tasks row takes; the whole
+  // arguments are folded away below.
   const preview = argumentsPreview(task.arguments, TASK_ARGUMENTS_CHARS);
   // Its server, for whether it was started again since the task (the keep-time clause).
   const server = useDeskState((state) => state.servers.find((candidate) => candidate.id === task.serverId));
@@ -192,18 +192,17 @@ export const OutboundCard = memo(function OutboundCard({ task }: { task: Outboun
         <StatusBadge status={task.state} label={waits ? WAITING_FOR_YOU_LABEL : undefined} />
         <p className="meta">
           Started <DateTime iso={task.createdAt} />
-          {' · task '}
-          <ShortId id={task.taskId} />
+          {' · '}
+          {/* In words: its server's id for the task names nothing a person knows (in the tooltip, for who needs it). */}
+          <span className="task-words" title={taskIdTitle(task.taskId)}>
+            {RUN_AS_A_TASK}
+          </span>
           {task.expiresAt ? (
             <KeptUntil task={task} expiresAt={task.expiresAt} hold={keptHold(task.state, task, server)} />
           ) : null}
         </p>
       </div>
-      {preview !== undefined ? (
-        <p className="call-arguments" title={preview}>
-          <code>{preview}</code>
-        </p>
-      ) : null}
+      <CallArguments preview={preview} />
       {cancelled ? <p className="outcome-cancelled">{cancelledWords(task.cancelledBy)}</p> : null}
       {statusMessage ? <p className="status-message">{statusMessage}</p> : null}
       {held ? <HeldQuestionLine held={held} className="status-message" /> : null}

@@ -9,22 +9,8 @@ import { waitingHref, waitingLead } from './waiting-words.js';
 import { CallSignInWait } from './sign-in-wait.js';
 import { callsOfForms } from './form-calls.js';
 import { callWords } from './last-call-status.js';
-
-/** When a call started, to the second: what tells two calls of one tool apart. */
-const startFormat = new Intl.DateTimeFormat(undefined, { timeStyle: 'medium' });
-
-/**
- * The name of a running call's Cancel. A call shows twice, under its tool's form and in the
- * Running calls list, so the two say which is which: the list's names the server, as its line
- * does (it holds every server's calls), and both say when the call started, which tells apart
- * two calls of one tool.
- */
-export function cancelCallLabel(call: Pick<PlainCallView, 'toolName' | 'serverName' | 'startedAt'>, inList: boolean) {
-  const started = startFormat.format(new Date(call.startedAt));
-  return inList
-    ? `Cancel ${call.toolName} on ${call.serverName}, started ${started}, in Running calls`
-    : `Cancel ${call.toolName}, started ${started}`;
-}
+import { CallArguments } from './call-arguments.js';
+import { cancelCallLabel } from './call-labels.js';
 
 /** One running plain call: elapsed time, progress, Cancel. */
 export function RunningCall({ call, inList }: { call: PlainCallView; inList: boolean }) {
@@ -39,7 +25,7 @@ export function RunningCall({ call, inList }: { call: PlainCallView; inList: boo
   const waiting = call.waitingOnPerson ? waitingLead(call, inbox, others) : undefined;
   return (
     <li className="card running-call" data-call-id={call.callId}>
-      <p>
+      <p className="running-call-line">
         <code>{call.toolName}</code> <span className="muted">on {call.serverName}</span> · running for{' '}
         <CallElapsed startedAt={call.startedAt} />
         {/* Of the server since this call started (and before its next call did), not surely of this
@@ -53,6 +39,8 @@ export function RunningCall({ call, inList }: { call: PlainCallView; inList: boo
           </>
         ) : null}
       </p>
+      {/* Its arguments in a line, as a task's card says them: calls of one tool read alike otherwise. */}
+      <CallArguments preview={call.argumentsPreview} />
       <CallSignInWait call={call} />
       {progress ? <ProgressLine progress={progress} label={`Progress of ${call.toolName}`} /> : null}
       <ActionError failure={failure} onDismiss={clear} />

@@ -2,10 +2,10 @@ import { useEffect, useRef } from 'react';
 import type { OutboundTaskView } from '../../app/contract/host-api.js';
 import { cancelledWords } from '../components/cancelled-words.js';
 import { endMessage, failedReason } from '../components/end-message.js';
-import { shortId } from '../components/format.js';
 import { StatusBadge } from '../components/status-badge.js';
 import { statusLabel } from '../components/status-words.js';
 import { requestedTaskKey, taskDetailHref } from '../components/task-address.js';
+import { taskIdTitle } from '../components/related-task-words.js';
 import { useDesk, useDeskState } from '../shell/desk-context.js';
 import { isTerminal } from '../store/task-status.js';
 import { askedWords } from '../components/waiting-questions.js';
@@ -25,6 +25,9 @@ export function showToolCall(outboundId: string): boolean {
   return card !== null;
 }
 
+/** What a call form says first once its tool started as a task (its server's id for the task only in a tooltip). */
+const STARTED_AS_A_TASK = 'Started as a task';
+
 /**
  * What a call form says once its tool started as a task, under the form where the person pressed
  * Call tool: the task's status as it goes on, and once it ends, how (its result or why it failed),
@@ -40,7 +43,13 @@ export function StartedTask({ outboundId, taskId }: { outboundId: string; taskId
   // Tasks do; while the person's Decline of it waits out its undo window, the line says that.
   const { waits, question, held } = useToolTaskWait(task);
   useAnnounceEnd(task);
-  if (task === undefined) return <p>Started as task {shortId(taskId)}; Taskdesk has since forgotten it.</p>;
+  // In words, its server's id for the task in the tooltip (for who needs it), as its card says it.
+  const started = (
+    <span className="task-words" title={taskIdTitle(taskId)}>
+      {STARTED_AS_A_TASK}
+    </span>
+  );
+  if (task === undefined) return <p>{started}; Taskdesk has since forgotten it.</p>;
   const ended = isTerminal(task.state);
   // A message that came with the end (a server's word on why it cancelled), as the card shows it;
   // a failure's reason is said by `TaskOutcome`, with the error that failed it.
@@ -48,8 +57,7 @@ export function StartedTask({ outboundId, taskId }: { outboundId: string; taskId
   return (
     <>
       <p className="started-task">
-        Started as task {shortId(taskId)}:{' '}
-        <StatusBadge status={task.state} label={waits ? WAITING_FOR_YOU_LABEL : undefined} />{' '}
+        {started}: <StatusBadge status={task.state} label={waits ? WAITING_FOR_YOU_LABEL : undefined} />{' '}
         <button type="button" className="link-button" onClick={() => showToolCall(outboundId)}>
           Show it under Tool calls
         </button>

@@ -1,5 +1,5 @@
 import type { ErrorData, OutboundTaskView } from '../../app/contract/host-api.js';
-import { shortId } from '../components/format.js';
+import { taskCardLabel } from './call-labels.js';
 import { JsonView } from '../components/json-view.js';
 import { errorLead, errorWords, failedReason, isNoResultStored } from '../components/end-message.js';
 import { ResultFold, ToolResultView } from './tool-result-view.js';
@@ -45,7 +45,7 @@ export function TaskOutcome({ task, fold = false }: { task: OutboundTaskView; fo
         <div className="outcome-block">
           <p className="muted small-text">Result:</p>
           {fold ? (
-            <ResultFold label={`${task.toolName} task ${shortId(task.taskId)}`}>
+            <ResultFold label={taskCardLabel(task)}>
               <ToolResultView result={outcome.result} serverId={task.serverId} />
             </ResultFold>
           ) : (

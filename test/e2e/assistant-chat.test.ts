@@ -771,7 +771,7 @@ describe('the Assistant screen in Chromium (fake LLM, server-everything over std
         const badge = task?.querySelector('.status')?.textContent ?? '';
         const cancel = Array.from(element.querySelectorAll('button')).some((b) => b.textContent === 'Cancel task');
         const question = element.querySelector('.chat-questions') !== null;
-        if (cancel || question || badge === 'Waiting for an answer' || badge === 'Working')
+        if (cancel || question || badge === 'Waiting for Taskdesk' || badge === 'Working')
           seen.push(`${badge}${cancel ? ', Cancel task' : ''}${question ? ', a question' : ''}`);
       }).observe(element, {
         subtree: true,

@@ -162,14 +162,17 @@ describe('plain tool calls of server-everything (over stdio) on the Tools screen
     const { call } = await started;
     assert.equal(call.waitingOnPerson, true, 'the core still keeps it from timing out meanwhile');
     const running = page.getByRole('region', { name: 'Running calls' });
-    const line = running.locator(`li[data-call-id="${call.callId}"] > p`);
+    // Its line, not the line of its arguments under it.
+    const line = running.locator(`li[data-call-id="${call.callId}"] > p.running-call-line`);
     await line.waitFor();
     assert.match(
       (await line.textContent()) ?? '',
       /^trigger-long-running-operation on Everything · running for [^·]+$/
     );
     // The call that asked it still says so.
-    const samplingLine = running.locator('li', { hasText: /^trigger-sampling-request on / }).locator('> p');
+    const samplingLine = running
+      .locator('li', { hasText: /^trigger-sampling-request on / })
+      .locator('> p.running-call-line');
     assert.match((await samplingLine.textContent()) ?? '', /Everything has a model request for you in the Inbox$/);
     await long
       .locator('.call-result')

@@ -128,9 +128,9 @@ describe('the Tasks screen: received and requested tasks, filters, a detail view
     await filters.getByLabel('Status').selectOption('active');
     await tasks.getByText('1 of 2 tasks match').waitFor();
     await row(`received:${asked.task.taskId}`).waitFor();
-    // The question waits on the person in the Inbox, its status Working: not "Waiting for an answer"
-    // (the protocol's input_required), which is a requested task's server waiting; "Waiting for you"
-    // finds it. The choices come in groups, in plain words.
+    // The question waits on the person in the Inbox, its status Working: not "Waiting for Taskdesk"
+    // (the protocol's input_required), which is a requested task's server waiting on Taskdesk;
+    // "Waiting for you" finds it. The choices come in groups, in plain words, each saying whose answer.
     const status = filters.getByLabel('Status');
     assert.deepEqual(
       await status
@@ -143,7 +143,7 @@ describe('the Tasks screen: received and requested tasks, filters, a detail view
         ),
       [
         ['Where it stands', ['Waiting for you', 'Not ended', 'Ended']],
-        ['Status', ['Working', 'Waiting for an answer', 'Completed', 'Failed', 'Cancelled', 'Expired', 'Lost']],
+        ['Status', ['Working', 'Waiting for Taskdesk', 'Completed', 'Failed', 'Cancelled', 'Expired', 'Lost']],
         ['How a question or model request ended', ['Answered', 'Declined', 'Dismissed', 'Rejected']]
       ]
     );
@@ -153,7 +153,7 @@ describe('the Tasks screen: received and requested tasks, filters, a detail view
       await row(`received:${asked.task.taskId}`).getByText('Waiting for your answer in the Inbox').count(),
       0
     );
-    await status.selectOption({ label: 'Waiting for an answer' });
+    await status.selectOption({ label: 'Waiting for Taskdesk' });
     await tasks.getByText('0 of 2 tasks match').waitFor();
     await status.selectOption({ label: 'Waiting for you' });
     await tasks.getByText('1 of 2 tasks match').waitFor();
@@ -178,6 +178,11 @@ describe('the Tasks screen: received and requested tasks, filters, a detail view
       await detail.getByRole('heading', { name: 'report', exact: true }).evaluate((h) => h === document.activeElement)
     );
     assert.equal(await page.evaluate(() => location.hash), `#tasks/${encodeURIComponent(`requested:${outboundId}`)}`);
+    // What the task is, in words: its server's id for it only in the tooltip (and the raw JSON).
+    const taskId = call.type === 'task' ? call.task.taskId : '';
+    const meta = detail.locator('p.meta').first();
+    assert.match((await meta.textContent()) ?? '', /^Tool call requested of Server work · run as a task$/);
+    assert.equal(await meta.locator('.task-words').getAttribute('title'), `Task ${taskId}`);
 
     // The result as a person reads it: Markdown (raw HTML dropped), the image, the link, the structured content.
     const markdown = detail.locator('.tool-result .markdown');
@@ -444,7 +449,13 @@ describe('the Tasks screen: received and requested tasks, filters, a detail view
     await page.locator('nav').getByRole('link', { name: 'Audit log', exact: true }).click();
     const withdrawn = page.locator('table.audit tbody tr', { hasText: message }).first();
     await withdrawn.waitFor();
-    assert.equal((await withdrawn.locator('td').nth(3).innerText()).replace(/\s+/g, ' '), `asked for ${short}`);
+    // In words, as the Inbox and History name it, not by the server's id for the task (in the tooltip).
+    assert.equal(
+      (await withdrawn.locator('td').nth(3).innerText()).replace(/\s+/g, ' '),
+      'asked for your call of slow'
+    );
+    assert.equal(await withdrawn.locator('td.task span').getAttribute('title'), `Asked for task ${call.task.taskId}`);
+    assert.ok(!(await withdrawn.innerText()).includes(short), 'no task id on the row');
     assert.deepEqual(d.pageErrors, []);
   });
 
@@ -724,12 +735,22 @@ describe('the Tasks screen: received and requested tasks, filters, a detail view
     await page.getByRole('link', { name: 'Audit log' }).click();
     const audit = page.getByRole('region', { name: 'Audit log' });
     const filters = audit.getByRole('search', { name: 'Audit log' });
+    // A kind of event in the Desk's words: model requests, not "sampling".
+    assert.equal(
+      await filters.getByLabel('Events').locator('option[value="sampling"]').textContent(),
+      'Model requests'
+    );
     await filters.getByLabel('Events').selectOption('task');
     await filters.getByRole('combobox', { name: /^Server\b/ }).selectOption('desk');
     await filters.getByLabel('Search').fill('cancelled');
     // The type as written, under each entry's sentence.
     const events = audit.locator('table.audit tbody tr td:nth-child(2) .event-type');
-    await audit.locator('table.audit tbody tr', { hasText: 'task.cancelled' }).first().waitFor();
+    const cancelled = audit.locator('table.audit tbody tr', { hasText: 'task.cancelled' }).first();
+    await cancelled.waitFor();
+    // Its task in words, as the Inbox says a request its server sent as a task; the id in the tooltip.
+    const taskCell = cancelled.locator('td.task span');
+    assert.equal(await taskCell.textContent(), 'sent as a task');
+    assert.match((await taskCell.getAttribute('title')) ?? '', /^Task \S{12,}$/);
     await page.waitForFunction(() =>
       Array.from(document.querySelectorAll('table.audit tbody tr td:nth-child(3)')).every(
         (cell) => cell.textContent === 'Server desk'

@@ -88,7 +88,7 @@ describe('History’s filters in the rows’ words, in headless Chromium against
         ),
       [
         ['Where it stands', ['Waiting for you']],
-        ['Status', ['Working', 'Waiting for an answer', 'Completed', 'Failed', 'Cancelled', 'Expired', 'Lost']],
+        ['Status', ['Working', 'Waiting for Taskdesk', 'Completed', 'Failed', 'Cancelled', 'Expired', 'Lost']],
         ['How a question or model request ended', ['Answered', 'Declined', 'Dismissed', 'Rejected']]
       ]
     );
@@ -462,7 +462,7 @@ describe('the counts and Clear filters of Tasks and History, in headless Chromiu
       'Not ended': 0,
       Ended: 3,
       Working: 0,
-      'Waiting for an answer': 0,
+      'Waiting for Taskdesk': 0,
       Completed: 0,
       Failed: 0,
       Cancelled: 1,

@@ -17,11 +17,17 @@ import { passUndoWindow } from './undo-window.js';
 describe('an ordinary request its server may stop waiting for', () => {
   let desk: DeskFixture;
   let peer: PeerServer;
+  /**
+   * The server that gives up on its request in the first test: Taskdesk then warns of it from a
+   * little before that wait (see inbox-server-waits), and the other tests' server is one it knows nothing of.
+   */
+  let givesUp: PeerServer;
 
   before(async () => {
     peer = peerServer('wait-peer');
+    givesUp = peerServer('gives-up-peer');
     desk = await startDesk(
-      { a: peer },
+      { a: peer, b: givesUp },
       {
         // The page's clock is driven here: no real minute passes.
         beforeLoad: (page) => page.clock.install(),
@@ -37,7 +43,7 @@ describe('an ordinary request its server may stop waiting for', () => {
   it('says servers often stop waiting after about a minute, warns from 40 s, and keeps the typed reply when withdrawn', async () => {
     const { page } = desk;
     const controller = new AbortController();
-    const asked = peer.server
+    const asked = givesUp.server
       .request(
         {
           method: 'sampling/createMessage',
@@ -50,7 +56,7 @@ describe('an ordinary request its server may stop waiting for', () => {
         { signal: controller.signal }
       )
       .catch((error: unknown) => error);
-    const card = page.getByRole('article', { name: 'Server a asks for a model reply' });
+    const card = page.getByRole('article', { name: 'Server b asks for a model reply' });
     await card.waitFor();
     const note = card.locator('.wait-note');
     assert.equal(
@@ -87,7 +93,7 @@ describe('an ordinary request its server may stop waiting for', () => {
     await page
       .locator('.sr-only[aria-live="polite"]')
       .getByText(
-        'Server a’s request for a model reply to “Summarise the quarter in a line.” timed out. What you had written is kept in its notice.'
+        'Server b’s request for a model reply to “Summarise the quarter in a line.” timed out. What you had written is kept in its notice.'
       )
       .waitFor();
     await notice.getByRole('button', { name: 'Copy what you had written' }).click();

@@ -175,7 +175,7 @@ describe('a model request answered by a person when the provider cannot be reach
           },
           CreateMessageResultSchema
         ),
-        /turned off for Server p by its policy/
+        /Model requests from Server p are set to Refuse\./
       );
       assert.equal(fixture.host.inbox.size, waiting, 'nobody is asked to write it');
     } finally {

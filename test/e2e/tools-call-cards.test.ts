@@ -49,6 +49,26 @@ describe('the Tools screen’s call cards, in headless Chromium against the real
   const cardOf = (outboundId: string): Locator =>
     desk.page.getByRole('region', { name: 'Tool calls' }).locator(`li[data-outbound-id="${outboundId}"]`);
 
+  /**
+   * A long line of arguments is cut at its card's edge: the card is no wider than its list, and
+   * the page does not scroll sideways (the line's text made both as wide as itself).
+   */
+  async function assertWithinCard(line: Locator): Promise<void> {
+    const [lineWidth, cardWidth, listWidth, pageWidth, windowWidth] = await line.evaluate((element) => {
+      const card = element.closest('li.card')!;
+      return [
+        element.getBoundingClientRect().width,
+        card.getBoundingClientRect().width,
+        card.parentElement!.getBoundingClientRect().width,
+        document.documentElement.scrollWidth,
+        window.innerWidth
+      ];
+    });
+    assert.ok(lineWidth < cardWidth, `the line (${lineWidth} px) within its card (${cardWidth} px)`);
+    assert.ok(cardWidth <= listWidth, `the card (${cardWidth} px) within its list (${listWidth} px)`);
+    assert.ok(pageWidth <= windowWidth, `no sideways scroll: ${pageWidth} px in a window of ${windowWidth} px`);
+  }
+
   async function startTask(args: Record<string, unknown>): Promise<string> {
     const outcome = await desk.fixture.host.call('tools.call', {
       serverId: 'jobs',
@@ -83,9 +103,61 @@ describe('the Tools screen’s call cards, in headless Chromium against the real
       parseFloat(getComputedStyle(element).lineHeight)
     ]);
     assert.ok(height < lineHeight * 1.5, `one line: ${height} px for a line of ${lineHeight} px`);
+    await assertWithinCard(line);
     // The whole arguments stay a fold away.
     assert.equal(await cardOf(ids[0]!).locator('.arguments').count(), 1);
+    // Its buttons are named by its tool and when it started, as a plain call's Cancel is: not by the
+    // server's id for the task, which its card keeps in a tooltip only.
+    const first = desk.fixture.host.requestor.list().find((task) => task.outboundId === ids[0])!;
+    const names = await cardOf(ids[0]!)
+      .getByRole('button')
+      .evaluateAll((buttons) => buttons.map((button) => button.getAttribute('aria-label') ?? button.textContent));
+    assert.deepEqual(
+      names.map((name) => name?.replace(/started \d{1,2}:\d{2}:\d{2}\b[^ ]*( [AP]M)?/, 'started <time>')),
+      [
+        'Check work-required task started <time> now',
+        'Cancel work-required task started <time>',
+        'Forget work-required task started <time>'
+      ]
+    );
+    assert.ok(!(await cardOf(ids[0]!).innerText()).includes(first.taskId.slice(0, 8)), 'no task id on the card');
     for (const id of ids) await desk.fixture.host.call('outbound.forget', { outboundId: id });
+    assert.deepEqual(pageErrors, []);
+  });
+
+  it('tells running plain calls of one tool apart by a line of their arguments, under the tool and in Running calls', async () => {
+    const { page, fixture, pageErrors } = desk;
+    const tools = toolsScreen();
+    await tools.getByLabel('Server', { exact: true }).selectOption('plain');
+    // Two calls of `wait`, each running until it is cancelled (the tool waits for the test).
+    const long = 'y'.repeat(2_000);
+    const calls = ['nightly', long].map((message, index) =>
+      fixture.host
+        .call('tools.call', { serverId: 'plain', name: 'wait', arguments: { message }, callId: `args-${index}` })
+        .catch((error: unknown) => error)
+    );
+    const underTool = tools.getByRole('list', { name: 'Running calls of wait' });
+    const inList = page.locator('section.running-calls');
+    await page.waitForFunction(() => document.querySelectorAll('li.running-call[data-call-id^="args-"]').length === 4);
+    for (const place of [underTool, inList]) {
+      const line = (callId: string) => place.locator(`li.running-call[data-call-id="${callId}"] .call-arguments`);
+      assert.equal(await line('args-0').textContent(), 'message: "nightly"');
+      assert.equal(await line('args-0').getAttribute('title'), 'message: "nightly"');
+      // A long one as much as a task's card holds, cut to one line by the card's width, all of it in the tooltip.
+      const cut = (await line('args-1').textContent()) ?? '';
+      assert.match(cut, /^message: "y+…$/);
+      assert.equal([...cut].length, 600);
+      assert.equal(await line('args-1').getAttribute('title'), cut);
+      const [height, lineHeight] = await line('args-1').evaluate((element) => [
+        element.getBoundingClientRect().height,
+        parseFloat(getComputedStyle(element).lineHeight)
+      ]);
+      assert.ok(height < lineHeight * 1.5, `one line: ${height} px for a line of ${lineHeight} px`);
+      await assertWithinCard(line('args-1'));
+    }
+    for (const callId of ['args-0', 'args-1']) await fixture.host.call('tools.cancelCall', { callId });
+    await Promise.all(calls);
+    await page.locator('li.running-call').first().waitFor({ state: 'detached' });
     assert.deepEqual(pageErrors, []);
   });
 

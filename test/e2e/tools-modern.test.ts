@@ -121,7 +121,7 @@ describe('the desk with a 2026-07-28 server over stdio (tasks extension)', () =>
     const form = tools.getByRole('form', { name: 'Call echo' });
     await form.getByLabel('text').fill('hello from the desk');
     await form.getByRole('button', { name: 'Call tool' }).click();
-    await form.getByText(/^Started as task /).waitFor();
+    await form.getByText(/^Started as a task: /).waitFor();
 
     const card = callCard('echo');
     await card.locator('[data-status="completed"]').waitFor();
@@ -153,7 +153,7 @@ describe('the desk with a 2026-07-28 server over stdio (tasks extension)', () =>
   it('puts a task’s input request in the Inbox naming the tool; the answer completes the task', async () => {
     const form = await openForm('ask-name');
     await form.getByRole('button', { name: 'Call tool' }).click();
-    await form.getByText(/^Started as task /).waitFor();
+    await form.getByText(/^Started as a task: /).waitFor();
     const card = callCard('ask-name');
     await card.locator('[data-status="input_required"]').waitFor();
     await card.locator('.status-message', { hasText: 'waiting for input' }).waitFor();

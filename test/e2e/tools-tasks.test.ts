@@ -127,7 +127,7 @@ describe('the Tools screen: a task’s ttl, Check now, and the server’s own ta
     assert.equal(fixture.host.requestor.list().length, 0, 'nothing was sent');
 
     await form.getByRole('button', { name: 'Call tool' }).click();
-    await form.getByText(/^Started as task /).waitFor();
+    await form.getByText(/^Started as a task: /).waitFor();
     assert.equal(await ttl.getAttribute('aria-invalid'), null);
     const stored = outboundOf('slow');
     // Where the person pressed Call tool: the task's status as it goes, and a way to its card, far below.
@@ -175,7 +175,10 @@ describe('the Tools screen: a task’s ttl, Check now, and the server’s own ta
     const stored = outboundOf('work-required');
     assert.equal(stored.requestedTtl, 3_600_000, 'an empty ttl asks for the host’s default');
     assert.equal(stored.task.pollInterval, LONG_POLL_MS);
-    const check = card.getByRole('button', { name: `Check work-required task ${stored.taskId.slice(0, 8)}… now` });
+    // Named by its tool and when it started, as a plain call's Cancel is: not by the server's id for the task.
+    const check = card.getByRole('button', { name: /^Check work-required task started \d{1,2}:\d{2}:\d{2}\b.* now$/ });
+    assert.equal(await check.count(), 1);
+    assert.ok(!((await check.getAttribute('aria-label')) ?? '').includes(stored.taskId.slice(0, 8)));
 
     // Nothing changed yet: the card says when it was checked all the same.
     await check.click();

@@ -118,7 +118,7 @@ describe('the Tools screen calls tools, as tasks where allowed, and follows the 
     await form.getByLabel('label').fill('weekly');
     await form.getByLabel('progressSteps').fill('2');
     await form.getByRole('button', { name: 'Call tool' }).click();
-    await form.getByText(/^Started as task /).waitFor();
+    await form.getByText(/^Started as a task: /).waitFor();
 
     const card = callCard('work-optional');
     await card.locator('[data-status="completed"]').waitFor();
@@ -130,6 +130,14 @@ describe('the Tools screen calls tools, as tasks where allowed, and follows the 
     assert.equal(await card.getByRole('button', { name: /^Cancel/ }).count(), 0, 'a finished task cannot be cancelled');
     const stored = fixture.host.requestor.list().find((task) => task.toolName === 'work-optional')!;
     assert.deepEqual(stored.arguments, { durationMs: 400, label: 'weekly', progressSteps: 2 });
+    // The task in words, under the form and on its card: its server's id for it only in their tooltips.
+    const short = stored.taskId.slice(0, 8);
+    for (const said of [form.locator('.started-task'), card.locator('.meta')]) {
+      assert.ok(!((await said.textContent()) ?? '').includes(short), (await said.textContent()) ?? '');
+      assert.equal(await said.locator('.task-words').getAttribute('title'), `Task ${stored.taskId}`);
+    }
+    assert.equal(await card.locator('.meta .task-words').textContent(), 'run as a task');
+    assert.match((await card.locator('.meta').textContent()) ?? '', /^Started .+ · run as a task · /);
     await page.screenshot({ path: SCREENSHOT, fullPage: true });
   });
 

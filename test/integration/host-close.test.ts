@@ -242,8 +242,8 @@ describe('the audit log around a close', () => {
     assert.deepEqual(
       ends,
       [
-        ['plain', 'failed', 'Sampling was cancelled.'],
-        [created.task.taskId, 'failed', 'Sampling was cancelled.']
+        ['plain', 'failed', 'The model run was cancelled.'],
+        [created.task.taskId, 'failed', 'The model run was cancelled.']
       ].sort((x, y) => String(x[0]).localeCompare(String(y[0])))
     );
     assert.equal(host.audit.dropped, 0, 'nothing the close caused was recorded after the log closed');

@@ -178,6 +178,28 @@ describe('host settings', () => {
     }
   });
 
+  it('says an unreadable file of model request settings in the words of the Servers screen, not “sampling”', async () => {
+    const data = tempDir();
+    try {
+      fs.writeFileSync(path.join(data.dir, 'sampling-policies.json'), '{ not json');
+      const host = createHost({ dataDir: data.dir, autoConnect: false });
+      try {
+        const [warning] = host.warnings;
+        assert.equal(host.warnings.length, 1, JSON.stringify(host.warnings));
+        assert.match(
+          warning!.message,
+          /^The saved model request settings of your servers \(each is back to Ask me first\) could not be read and was moved aside /
+        );
+        assert.doesNotMatch(warning!.message, /sampling polic/i);
+        assert.equal((await host.call('sampling.getPolicy', { serverId: 'any' })).mode, 'ask');
+      } finally {
+        await host.close();
+      }
+    } finally {
+      data.remove();
+    }
+  });
+
   it('moves a provider key file that does not parse to corrupt/ at start, with a warning naming it', async () => {
     const data = tempDir();
     try {

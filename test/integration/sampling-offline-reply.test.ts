@@ -102,7 +102,7 @@ describe('a person writes the reply when the provider cannot be reached (server-
       (value) => textOf(value),
       (error: Error) => error.message
     );
-    assert.match(ordinary, /turned off/);
+    assert.match(ordinary, /Model requests from .+ are set to Refuse\./);
     assert.equal(host.inbox.size, waiting);
   });
 });

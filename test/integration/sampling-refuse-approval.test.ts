@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
 import { CreateTaskResultSchema } from '@modelcontextprotocol/sdk/types.js';
+import { auditSentence } from '../../app/contract/audit-words.js';
 import { InMemoryKeyStore } from '../../app/sampling/key-store.js';
 import { saveFakeProvider } from '../support/assistant-fixture.js';
 import { FakeOpenAIServer } from '../support/fake-openai-server.js';
@@ -45,5 +46,16 @@ describe('Refuse set while a model request waits for approval', () => {
     );
     const entry = await host.call('history.get', { id: `received:${taskId}` });
     assert.equal(entry.statusMessage, 'Refused when you set Server a’s model requests to Refuse.');
+    // Its server is told, and the Audit log says, in the words of the person's choice: not "sampling".
+    const ended = await host.call('tasks.get', { taskId });
+    assert.equal(
+      ended.outcome?.type === 'error' ? ended.outcome.error.message : undefined,
+      'Taskdesk withdrew this request: This server’s model requests were set to Refuse.'
+    );
+    const [withdrawn] = await host.call('audit.read', { type: 'inbox.withdrawn' });
+    assert.equal(
+      withdrawn && auditSentence(withdrawn),
+      'A model request was closed without an answer: “Approve me”. This server’s model requests were set to Refuse.'
+    );
   });
 });

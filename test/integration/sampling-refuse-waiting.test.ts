@@ -55,7 +55,7 @@ describe('setting a server’s sampling policy to Refuse while its model request
     const failed = nextEvent(host, 'task.changed', (p) => p.taskId === taskId && p.task?.task.status === 'failed');
     const saved = await host.call('sampling.setPolicy', { serverId: 'a', policy: { mode: 'refuse' } });
     assert.equal(saved.refused, 2);
-    assert.match(await plain, /turned off for this server/);
+    assert.match(await plain, /This server’s model requests were set to Refuse\./);
     await failed;
     assert.deepEqual((await host.call('inbox.list', {})).map((item) => [item.serverId, item.kind]).sort(), [
       ['a', 'elicitation'],

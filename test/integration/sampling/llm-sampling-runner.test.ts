@@ -299,7 +299,7 @@ describe('LlmSamplingRunner over the real openai SDK and HTTP', { timeout: 15_00
     const running = runner.run(samplingParams(), context);
     await retries.next();
     controller.abort();
-    assert.deepEqual(errorOf(await running), { code: -32800, message: 'Sampling was cancelled.' });
+    assert.deepEqual(errorOf(await running), { code: -32800, message: 'The model run was cancelled.' });
     await clock.advance(5_000);
     assert.equal(server.chatRequests.length, before + 1, 'no retry after cancellation');
     assert.equal(clock.pendingTimers, 0);
@@ -410,7 +410,7 @@ describe('LlmSamplingRunner over the real openai SDK and HTTP', { timeout: 15_00
     await partials.next();
     controller.abort();
     const error = errorOf(await running);
-    assert.deepEqual(error, { code: -32800, message: 'Sampling was cancelled.' });
+    assert.deepEqual(error, { code: -32800, message: 'The model run was cancelled.' });
     await held.closed;
     assert.equal(held.closedByClient, true, 'the server should see the client close the connection');
   });

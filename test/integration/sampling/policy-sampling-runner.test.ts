@@ -50,7 +50,7 @@ describe('PolicySamplingRunner', { timeout: 15_000 }, () => {
     const outcome = await runner.run(samplingParams(), makeContext().context);
     assert.deepEqual(outcome, {
       type: 'error',
-      error: { code: -1, message: 'Sampling is turned off for Test server by its policy (refuse).' }
+      error: { code: -1, message: 'Model requests from Test server are set to Refuse.' }
     });
     assert.equal(server.requests.length, before);
     assert.deepEqual(policies, ['srv-1']);
@@ -307,6 +307,51 @@ describe('PolicySamplingRunner', { timeout: 15_000 }, () => {
     assert.equal(inbox.list().length, 1, 'still waiting for the person');
     inbox.answer(id, { action: 'reject' });
     assert.equal((await running).type, 'error');
+  });
+
+  it('refuses a changed answer that is no valid model answer, in the Desk’s words, and keeps it waiting', async () => {
+    let asked: (item: InboxItem) => void = () => undefined;
+    const added = new Promise<InboxItem>((resolve) => (asked = resolve));
+    const inbox = new Inbox(new ManualClock(), { added: (item) => asked(item), removed: () => undefined });
+    const reviewing = new InboxApprovalGate(inbox).reviewCompletion(
+      {
+        serverId: 'srv-1',
+        serverName: 'Test server',
+        params: samplingParams(),
+        providerId: 'p',
+        providerName: 'Provider',
+        model: 'fake-small',
+        reason: 'the default',
+        result: { role: 'assistant', content: { type: 'text', text: 'Paris' }, model: 'fake-small' }
+      },
+      new AbortController().signal
+    );
+    const { id } = await added;
+    assert.throws(
+      () => inbox.answer(id, { action: 'approve', result: { role: 'assistant', model: 'fake-small' } }),
+      (error: unknown) =>
+        error instanceof HostError &&
+        error.code === JsonRpcCode.InvalidParams &&
+        /^The edited answer is not a valid model answer: content: /.test(error.message)
+    );
+    assert.equal(inbox.list().length, 1, 'still waiting for the person');
+    inbox.answer(id, { action: 'reject' });
+    assert.equal((await reviewing).decision, 'reject');
+  });
+
+  it('says a failure to ask the person in the Desk’s words, to its server as on the Desk', async () => {
+    const failing: ApprovalGate = {
+      requestApproval: () => Promise.reject(new Error('the Inbox could not take it')),
+      reviewCompletion: () => Promise.reject(new Error('not asked'))
+    };
+    const { runner } = await setup({ mode: 'ask' }, failing);
+    assert.deepEqual(await runner.run(samplingParams(), makeContext().context), {
+      type: 'error',
+      error: {
+        code: JsonRpcCode.InternalError,
+        message: 'Could not ask you about the model request: the Inbox could not take it'
+      }
+    });
   });
 
   it('audits a model failure, and never a key', async () => {

@@ -878,7 +878,7 @@ describe('TaskHistory', () => {
       const ids = (filter: Parameters<typeof history.list>[0]) =>
         history.list(filter).entries.map((summary) => summary.id);
       assert.deepEqual(ids({ status: 'input_required' }), ['requested:o1']);
-      assert.deepEqual(ids({ text: 'waiting for an answer' }), ['requested:o1']);
+      assert.deepEqual(ids({ text: 'waiting for taskdesk' }), ['requested:o1']);
       assert.deepEqual(ids({ text: 'input required' }), [], 'words no row shows');
       history.close();
     });

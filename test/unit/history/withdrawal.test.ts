@@ -21,7 +21,8 @@ describe('History tells a request refused by a Refuse policy from other withdraw
   });
 
   it('a note written before the cause was kept reads as it did: by its reason’s words', () => {
-    const old = [withdrawnNote('reject', REFUSED_BY_POLICY, true)];
+    // The words such notes were written with (kept on disk): not the words said now.
+    const old = [withdrawnNote('reject', 'Sampling was turned off for this server (its policy is now Refuse).', true)];
     assert.equal(policyRefusalOf(old, 'Everything'), REFUSAL);
     assert.equal(withdrawalOf('sampling', old), undefined);
     const ended = [withdrawnNote('reject', 'The task it was asked for ended.')];
@@ -30,6 +31,12 @@ describe('History tells a request refused by a Refuse policy from other withdraw
       by: 'taskdesk',
       reason: 'The task it was asked for ended. Taskdesk withdrew it, and told its server it was declined.'
     });
+  });
+
+  it('says the refusal in the words of the person’s choice, not “sampling”, and reads no note without a cause by them', () => {
+    assert.equal(REFUSED_BY_POLICY, 'This server’s model requests were set to Refuse.');
+    // Notes in these words have a cause: one without is not read as the policy's by them.
+    assert.equal(policyRefusalOf([withdrawnNote('reject', REFUSED_BY_POLICY, true)], 'Everything'), undefined);
   });
 
   it('only the last answer counts: a person’s answer after a withdrawal is no refusal', () => {

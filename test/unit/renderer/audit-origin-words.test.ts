@@ -21,20 +21,15 @@ describe('what a question or model request came from, in the Audit log', () => {
         relatedTaskId: 'out-1',
         origin: 'prompt greeting'
       }),
-      [
-        ['asked for task', 'out-1'],
-        ['asked for', 'prompt greeting']
-      ]
+      [['asked for', 'prompt greeting']]
     );
   });
 
-  it('calls the related id a request’s when it is one of Taskdesk’s requests, not a task', () => {
+  it('leaves the related id of a task or of a request of Taskdesk’s to the Task column, which says it in words', () => {
     assert.deepEqual(
       of('sampling.request', { decision: 'approved', relatedTaskId: 'ex-7', origin: 'tool draft', relatedCall: true }),
-      [
-        ['asked for request', 'ex-7'],
-        ['asked for', 'tool draft']
-      ]
+      [['asked for', 'tool draft']]
     );
+    assert.deepEqual(of('inbox.answered', { kind: 'elicitation', action: 'accept', relatedTaskId: 'out-1' }), []);
   });
 });

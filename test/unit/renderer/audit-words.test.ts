@@ -130,7 +130,7 @@ describe('audit entries in words', () => {
     );
     assert.equal(
       auditSentence({ type: 'task.status', detail: { from: 'working', to: 'input_required' } }),
-      'Task status: Waiting for an answer (was Working)'
+      'Task status: Waiting for Taskdesk (was Working)'
     );
   });
 

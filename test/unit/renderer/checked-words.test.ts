@@ -21,7 +21,7 @@ describe('what Check now says it found', () => {
     // protocol's "input required".
     assert.equal(
       checkedWords({ before: waiting, after: standingWords('input_required', false), ago: '2 min ago' }),
-      'Checked 2 min ago; now waiting for an answer.'
+      'Checked 2 min ago; now waiting for Taskdesk.'
     );
     assert.equal(
       checkedWords({ before: working, after: standingWords('completed', false), ago: 'just now' }),

@@ -13,9 +13,11 @@ import {
   shownStatus,
   toolTaskWaitsOnYou,
   WAITING_FOR_YOU,
+  WAITING_FOR_YOU_LABEL,
   waitingTasks,
   waitsOnYou
 } from '../../../renderer/tasks/task-items.js';
+import { statusLabel } from '../../../renderer/components/status-words.js';
 import { notFetchedLine, unfetchedOf } from '../../../renderer/tasks/unfetched-answer.js';
 import { inboundView } from '../../../app/host/inbound-view.js';
 import { inboundSummary } from '../../../app/host/task-summary.js';
@@ -372,6 +374,36 @@ describe('the Tasks screen’s rows', () => {
     assert.deepEqual(
       all.filter((task) => matchesTask(task, { ...NO_TASK_FILTER, status: WAITING_FOR_YOU })),
       []
+    );
+  });
+
+  it('finds with "Waiting for Taskdesk" the tool tasks whose server waits on Taskdesk, not one whose row says "Waiting for you"', () => {
+    // Whose answer each choice waits on, in its words: the person's, or Taskdesk's.
+    assert.deepEqual(
+      [WAITING_FOR_YOU_LABEL, statusLabel('input_required')],
+      ['Waiting for you', 'Waiting for Taskdesk']
+    );
+    const asking = requestedItem(requested({ state: 'input_required' }));
+    const fetching = requestedItem(requested({ outboundId: 'o2', taskId: 't-o2', state: 'input_required' }));
+    const waiting = waitingTasks([
+      {
+        id: 'q1',
+        kind: 'elicitation',
+        serverId: 'a',
+        serverName: 'Server a',
+        createdAt: at,
+        request: {},
+        relatedTaskId: 't-o1'
+      }
+    ]);
+    const found = (status: string) =>
+      [asking, fetching].filter((task) => matchesTask(task, { ...NO_TASK_FILTER, status }, waiting));
+    assert.deepEqual(found('input_required'), [fetching]);
+    assert.deepEqual(found(WAITING_FOR_YOU), [asking]);
+    // Nothing in the Inbox: both wait on Taskdesk.
+    assert.deepEqual(
+      [asking, fetching].filter((task) => matchesTask(task, { ...NO_TASK_FILTER, status: 'input_required' })),
+      [asking, fetching]
     );
   });
 

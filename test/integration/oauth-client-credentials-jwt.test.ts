@@ -6,6 +6,7 @@ import { after, before, describe, it } from 'node:test';
 import { createHost, type Host } from '../../app/host/host.js';
 import { tempDir, filesUnder, reasonOf } from '../support/host-fixture.js';
 import { ManualClock } from '../support/manual-clock.js';
+import { filesHolding } from '../support/files-holding.js';
 import { startOAuthTestServers, type OAuthTestServers } from '../support/oauth-test-servers.js';
 
 const HOUR = 3_600_000;
@@ -184,14 +185,16 @@ describe('OAuth sign-in without a browser with a private key (private_key_jwt)',
   it('keeps the keys in the key store only (0600), never in servers.json, the audit log or events', async () => {
     const bodies = [ec, rsa, stranger].map((pair) => keyBody(pair.privatePem).slice(0, 40));
     for (const body of bodies) {
-      const holding = filesUnder(data.dir).filter((file) => fs.readFileSync(file, 'utf8').includes(body));
+      const holding = (await filesHolding(data.dir, (text) => text.includes(body))).map((file) =>
+        path.join(data.dir, file)
+      );
       assert.ok(holding.length <= 1, `one file at most holds a key: ${holding.join(', ')}`);
       for (const file of holding) {
         assert.notEqual(path.basename(file), 'servers.json');
         assert.equal(fs.statSync(file).mode & 0o777, 0o600);
       }
     }
-    const keyFiles = filesUnder(data.dir).filter((file) => fs.readFileSync(file, 'utf8').includes(bodies[0]!));
+    const keyFiles = await filesHolding(data.dir, (text) => text.includes(bodies[0]!));
     assert.equal(keyFiles.length, 1, 'the saved key is in the key store');
     const serversFile = filesUnder(data.dir).find((file) => path.basename(file) === 'servers.json');
     assert.ok(serversFile, 'servers.json was written');

@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
@@ -7,8 +6,9 @@ import { createHost, type Host } from '../../app/host/host.js';
 import { OAuthVault } from '../../app/auth/oauth-vault.js';
 import { ServerOAuth } from '../../app/auth/server-oauth.js';
 import { InMemoryKeyStore } from '../../app/sampling/key-store.js';
-import { nextEvent, tempDir, filesUnder, reasonOf } from '../support/host-fixture.js';
+import { nextEvent, tempDir, reasonOf } from '../support/host-fixture.js';
 import { startOAuthTestServers, type OAuthTestServers } from '../support/oauth-test-servers.js';
+import { filesHolding } from '../support/files-holding.js';
 
 const SECRET = 'machine-secret-where-7d2e';
 
@@ -385,10 +385,10 @@ describe('OAuth sign-in without a browser: where the secret goes', () => {
     // The held request was answered (the connect waited for it): its token is the last issued.
     assert.equal(servers.issuedTokens.length, tokens + 1);
     const token = servers.issuedTokens.at(-1)!;
-    const holding = filesUnder(data.dir).filter((file) => {
-      const text = fs.readFileSync(file, 'utf8');
-      return text.includes('gone-secret-44') || text.includes(token) || text.includes('oauth:removed');
-    });
+    const holding = await filesHolding(
+      data.dir,
+      (text) => text.includes('gone-secret-44') || text.includes(token) || text.includes('oauth:removed')
+    );
     assert.deepEqual(holding, [], 'no file holds the removed server’s secret, token or sign-in');
     // Revoked rather than kept.
     await servers.until(() => servers.revocations.some((revocation) => revocation.token === token));

@@ -6,6 +6,7 @@ import { createHost, type Host } from '../../app/host/host.js';
 import type { ServerView } from '../../app/contract/host-api.js';
 import { tempDir, filesUnder, reasonOf } from '../support/host-fixture.js';
 import { ManualClock } from '../support/manual-clock.js';
+import { filesHolding } from '../support/files-holding.js';
 import { startOAuthTestServers, type OAuthTestServers } from '../support/oauth-test-servers.js';
 
 const SECRET = 'machine-secret-5f1c';
@@ -216,9 +217,9 @@ describe('OAuth sign-in without a browser (client credentials)', () => {
   });
 
   it('keeps the secret in the key store only (0600), never in servers.json, the audit log or another file', async () => {
-    const holding = filesUnder(data.dir).filter((file) => fs.readFileSync(file, 'utf8').includes(SECRET));
+    const holding = await filesHolding(data.dir, (text) => text.includes(SECRET));
     assert.equal(holding.length, 1, `only the key store holds it: ${holding.join(', ')}`);
-    const keyFile = holding[0]!;
+    const keyFile = path.join(data.dir, holding[0]!);
     assert.notEqual(path.basename(keyFile), 'servers.json');
     assert.equal(fs.statSync(keyFile).mode & 0o777, 0o600);
     const serversFile = filesUnder(data.dir).find((file) => path.basename(file) === 'servers.json');
@@ -265,10 +266,7 @@ describe('OAuth sign-in without a browser (client credentials)', () => {
     assert.equal(view.state.status, 'ready', reasonOf(view));
     assert.equal(view.state.auth?.status, 'signed-in');
     const token = servers.issuedTokens.at(-1)!;
-    assert.ok(
-      filesUnder(data.dir).some((file) => fs.readFileSync(file, 'utf8').includes(token)),
-      'the token is kept'
-    );
+    assert.notDeepEqual(await filesHolding(data.dir, (text) => text.includes(token)), [], 'the token is kept');
     // The secret is rotated at the sign-in service; the token in hand runs out.
     servers.registerClient({ clientId: 'rotating', clientSecret: 'rotating-secret-2' });
     // What the Desk is told, as it happens.
@@ -289,10 +287,7 @@ describe('OAuth sign-in without a browser (client credentials)', () => {
     const auth = (await viewOf('rotated')).state.auth;
     assert.equal(auth?.status, 'sign-in-required', 'no longer said to be signed in');
     assert.equal(auth?.subject, undefined);
-    assert.ok(
-      !filesUnder(data.dir).some((file) => fs.readFileSync(file, 'utf8').includes(token)),
-      'the token is forgotten'
-    );
+    assert.deepEqual(await filesHolding(data.dir, (text) => text.includes(token)), [], 'the token is forgotten');
     // Connecting again says the same, and a new secret saved signs in again.
     await host.call('servers.disconnect', { serverId: 'rotated' });
     const again = await host.call('servers.connect', { serverId: 'rotated' });

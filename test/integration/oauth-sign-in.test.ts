@@ -5,8 +5,8 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { createHost, type Host } from '../../app/host/host.js';
-import { documentWritesLanded } from '../../app/store/document-writer.js';
 import { nextEvent, tempDir } from '../support/host-fixture.js';
+import { filesHolding } from '../support/files-holding.js';
 import { signInHeadlessly } from '../support/conformance-auth.js';
 import { startOAuthTestServers, type OAuthTestServers } from '../support/oauth-test-servers.js';
 
@@ -154,32 +154,12 @@ describe('OAuth sign-in to a Streamable HTTP server, and tasks bound to the gran
 
   it('keeps tokens out of the server settings, the audit log and the task files', async () => {
     const keyFile = path.join(data.dir, 'secrets', 'provider-keys.json');
-    // A checkpoint may be on its way in the store's worker: its temporary file can be renamed
-    // between the listing and the read. Read once every write has landed, and again if a file
-    // went away meanwhile (its text is then under its final name).
-    const scan = (): { leaks: string[]; vanished: boolean } => {
-      const leaks: string[] = [];
-      let vanished = false;
-      for (const entry of fs.readdirSync(data.dir, { recursive: true, encoding: 'utf8' })) {
-        const file = path.join(data.dir, entry);
-        try {
-          if (file === keyFile || !fs.statSync(file).isFile()) continue;
-          const text = fs.readFileSync(file, 'latin1');
-          for (const token of servers.issuedTokens) if (text.includes(token)) leaks.push(entry);
-        } catch (error) {
-          if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-          vanished = true;
-        }
-      }
-      return { leaks, vanished };
-    };
-    let found = { leaks: [] as string[], vanished: true };
-    for (let attempt = 0; attempt < 5 && found.vanished; attempt++) {
-      await documentWritesLanded();
-      found = scan();
-    }
-    assert.equal(found.vanished, false, 'files kept going away while read');
-    assert.deepEqual(found.leaks, []);
+    const leaks = await filesHolding(
+      data.dir,
+      (text) => servers.issuedTokens.some((token) => text.includes(token)),
+      (file) => file === keyFile
+    );
+    assert.deepEqual(leaks, []);
     const keys = fs.readFileSync(keyFile, 'utf8');
     assert.ok(
       servers.issuedTokens.some((token) => keys.includes(token)),

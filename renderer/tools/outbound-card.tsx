@@ -24,7 +24,7 @@ import { CheckedLine } from '../tasks/checked-line.js';
 import { foundStill, type CheckFound } from '../tasks/check-found.js';
 import { requestedTaskKey, taskDetailHref } from '../components/task-address.js';
 import { argumentsPreview } from '../../app/contract/request-preview.js';
-import { CallArguments } from './call-arguments.js';
+import { argumentsDescription, CallArguments } from './call-arguments.js';
 import { taskCardLabel } from './call-labels.js';
 import { RUN_AS_A_TASK, taskIdTitle } from '../components/related-task-words.js';
 
@@ -170,6 +170,8 @@ export const OutboundCard = memo(function OutboundCard({ task }: { task: Outboun
   // Its arguments in a line (see `CallArguments`), as much as its Tasks row takes; the whole
   // arguments are folded away below.
   const preview = argumentsPreview(task.arguments, TASK_ARGUMENTS_CHARS);
+  const argumentsId = `outbound-${encodeURIComponent(task.outboundId)}-arguments`;
+  const described = argumentsDescription(preview, argumentsId);
   // Its server, for whether it was started again since the task (the keep-time clause).
   const server = useDeskState((state) => state.servers.find((candidate) => candidate.id === task.serverId));
 
@@ -202,7 +204,7 @@ export const OutboundCard = memo(function OutboundCard({ task }: { task: Outboun
           ) : null}
         </p>
       </div>
-      <CallArguments preview={preview} />
+      <CallArguments preview={preview} id={argumentsId} />
       {cancelled ? <p className="outcome-cancelled">{cancelledWords(task.cancelledBy)}</p> : null}
       {statusMessage ? <p className="status-message">{statusMessage}</p> : null}
       {held ? <HeldQuestionLine held={held} className="status-message" /> : null}
@@ -237,6 +239,7 @@ export const OutboundCard = memo(function OutboundCard({ task }: { task: Outboun
           <button
             type="button"
             aria-label={`Check ${label} now`}
+            {...described}
             {...busyProps(busy === 'outbound.refresh')}
             onClick={() => void act('outbound.refresh')}
           >
@@ -247,16 +250,23 @@ export const OutboundCard = memo(function OutboundCard({ task }: { task: Outboun
           <button
             type="button"
             aria-label={`Cancel ${label}`}
+            {...described}
             {...busyProps(busy === 'outbound.cancel')}
             onClick={() => void act('outbound.cancel')}
           >
             Cancel
           </button>
         ) : null}
-        <a className="details-link" href={taskDetailHref(requestedTaskKey(task.outboundId))}>
+        <a className="details-link" href={taskDetailHref(requestedTaskKey(task.outboundId))} {...described}>
           Details<span className="sr-only"> of {label}</span>
         </a>
-        <button type="button" className="danger-link" aria-label={`Forget ${label}`} onClick={() => void forget()}>
+        <button
+          type="button"
+          className="danger-link"
+          aria-label={`Forget ${label}`}
+          {...described}
+          onClick={() => void forget()}
+        >
           Forget
         </button>
       </div>

@@ -9,7 +9,7 @@ import { waitingHref, waitingLead } from './waiting-words.js';
 import { CallSignInWait } from './sign-in-wait.js';
 import { callsOfForms } from './form-calls.js';
 import { callWords } from './last-call-status.js';
-import { CallArguments } from './call-arguments.js';
+import { argumentsDescription, CallArguments } from './call-arguments.js';
 import { cancelCallLabel } from './call-labels.js';
 
 /** One running plain call: elapsed time, progress, Cancel. */
@@ -23,6 +23,9 @@ export function RunningCall({ call, inList }: { call: PlainCallView; inList: boo
   // The server's other calls: what it asked after a later one started is counted with that one.
   const others = useMemo(() => Object.values(calls), [calls]);
   const waiting = call.waitingOnPerson ? waitingLead(call, inbox, others) : undefined;
+  // A call shows twice (under its tool and in Running calls): an id for each place (encoded: an
+  // id list is split at spaces).
+  const argumentsId = `running-call-${encodeURIComponent(call.callId)}-${inList ? 'listed' : 'under-tool'}-arguments`;
   return (
     <li className="card running-call" data-call-id={call.callId}>
       <p className="running-call-line">
@@ -40,13 +43,14 @@ export function RunningCall({ call, inList }: { call: PlainCallView; inList: boo
         ) : null}
       </p>
       {/* Its arguments in a line, as a task's card says them: calls of one tool read alike otherwise. */}
-      <CallArguments preview={call.argumentsPreview} />
+      <CallArguments preview={call.argumentsPreview} id={argumentsId} />
       <CallSignInWait call={call} />
       {progress ? <ProgressLine progress={progress} label={`Progress of ${call.toolName}`} /> : null}
       <ActionError failure={failure} onDismiss={clear} />
       <button
         type="button"
         aria-label={cancelCallLabel(call, inList)}
+        {...argumentsDescription(call.argumentsPreview, argumentsId)}
         {...busyProps(cancelling)}
         onClick={() => {
           if (cancelling) return;

@@ -69,6 +69,21 @@ describe('the Tools screen’s call cards, in headless Chromium against the real
     assert.ok(pageWidth <= windowWidth, `no sideways scroll: ${pageWidth} px in a window of ${windowWidth} px`);
   }
 
+  /** What each of `controls` is described by (`aria-describedby`), as text: null for none. */
+  async function describedBy(controls: Locator): Promise<Array<string | null>> {
+    return controls.evaluateAll((elements) =>
+      elements.map((element) => {
+        const ids = element.getAttribute('aria-describedby');
+        return ids === null
+          ? null
+          : ids
+              .split(' ')
+              .map((id) => document.getElementById(id)?.textContent ?? `(no element ${id})`)
+              .join(' ');
+      })
+    );
+  }
+
   async function startTask(args: Record<string, unknown>): Promise<string> {
     const outcome = await desk.fixture.host.call('tools.call', {
       serverId: 'jobs',
@@ -121,6 +136,13 @@ describe('the Tools screen’s call cards, in headless Chromium against the real
       ]
     );
     assert.ok(!(await cardOf(ids[0]!).innerText()).includes(first.taskId.slice(0, 8)), 'no task id on the card');
+    // Two calls of one tool started in the same second are named alike: each button (and Details)
+    // is described by its card's line of arguments, which tells them apart.
+    for (const [index, id] of ids.entries())
+      assert.deepEqual(
+        await describedBy(cardOf(id).locator('.actions button, .actions a')),
+        Array(4).fill(previews[index])
+      );
     for (const id of ids) await desk.fixture.host.call('outbound.forget', { outboundId: id });
     assert.deepEqual(pageErrors, []);
   });
@@ -154,6 +176,11 @@ describe('the Tools screen’s call cards, in headless Chromium against the real
       ]);
       assert.ok(height < lineHeight * 1.5, `one line: ${height} px for a line of ${lineHeight} px`);
       await assertWithinCard(line('args-1'));
+      // Its Cancel is described by it, as a task card's buttons are.
+      for (const callId of ['args-0', 'args-1'])
+        assert.deepEqual(await describedBy(place.locator(`li.running-call[data-call-id="${callId}"] button`)), [
+          await line(callId).textContent()
+        ]);
     }
     for (const callId of ['args-0', 'args-1']) await fixture.host.call('tools.cancelCall', { callId });
     await Promise.all(calls);

@@ -344,6 +344,11 @@ export class Assistant {
       text,
       ...(sources.length > 0 && { sources: [...sources] })
     };
+    // A load New chat started that failed is no longer the chat's news: this message's model call
+    // loads the model itself, and says so should it fail again (the header said it still, with
+    // Retry, after the model had answered).
+    const failedLoad = c.modelLoad?.state === 'failed' ? c.modelLoad : undefined;
+    if (failedLoad) delete c.modelLoad;
     this.#book.push(c, message);
     const before = c.status;
     const title = c.title;
@@ -362,6 +367,7 @@ export class Assistant {
       c.messages.splice(c.messages.indexOf(message), 1, ...removed);
       c.status = before;
       c.title = title;
+      if (failedLoad) c.modelLoad = failedLoad;
       this.#book.commit(c);
       throw problem;
     }

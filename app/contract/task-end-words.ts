@@ -1,6 +1,7 @@
 /* Imports no zod: the Desk takes it as a value (a contract module that imports zod would bring
    zod's eval probe into the page), and the app's main process notifies with the same words. */
 import { markdownPlainText } from './markdown-plain-text.js';
+import { serverErrorText } from './error-words.js';
 
 /** How much of a result's text or an error's message a notice quotes. */
 const NOTICE_BODY_LIMIT = 180;
@@ -16,7 +17,7 @@ export interface EndedTask {
   task: { statusMessage?: string | undefined };
   outcome?:
     | { type: 'result'; result: { content?: unknown; isError?: boolean | undefined } }
-    | { type: 'error'; error: { message: string } }
+    | { type: 'error'; error: { code: number; message: string } }
     | undefined;
   origin?: { kind: 'assistant' } | undefined;
 }
@@ -35,7 +36,8 @@ export function taskEndNotice(task: EndedTask): { title: string; body: string } 
   const toolWithin = assistant ? `the assistant’s call of ${task.toolName}` : task.toolName;
   const on = `${tool} on ${task.serverName}`;
   const result = task.outcome?.type === 'result' ? task.outcome.result : undefined;
-  const error = task.outcome?.type === 'error' ? task.outcome.error.message : undefined;
+  // Said as the Desk says it: a record stored before `toErrorData` left out the SDK's lead holds it.
+  const error = task.outcome?.type === 'error' ? serverErrorText(task.outcome.error) : undefined;
   const said = (...texts: Array<string | undefined>) =>
     cut(texts.find((text) => text !== undefined && text.trim() !== '') ?? 'Open Taskdesk to see it on Tasks.');
   switch (task.state) {

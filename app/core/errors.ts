@@ -18,6 +18,7 @@ export const JsonRpcCode = {
 /** An error as data: what crosses every boundary (JSON-RPC, host API, IPC). */
 export type { ErrorData } from '../contract/common.js';
 import type { ErrorData } from '../contract/common.js';
+import { serverErrorText } from '../contract/error-words.js';
 
 /** An error that carries a JSON-RPC code; MCP errors pass through unchanged. */
 export class HostError extends Error {
@@ -56,17 +57,13 @@ export function errorMessage(error: unknown): string {
 /** Turns anything thrown into error data, keeping an MCP or host code when there is one. */
 export function toErrorData(error: unknown, fallbackCode: number = JsonRpcCode.InternalError): ErrorData {
   if (error instanceof HostError || error instanceof McpError) {
-    return error.data === undefined
-      ? { code: error.code, message: stripMcpPrefix(error.message) }
-      : { code: error.code, message: stripMcpPrefix(error.message), data: error.data };
+    // `McpError` leads its message with "MCP error <code>: " (and a server's message may hold
+    // the lead of its own McpError): the code travels beside it.
+    const message = serverErrorText(error);
+    return error.data === undefined ? { code: error.code, message } : { code: error.code, message, data: error.data };
   }
   if (error instanceof Error) return { code: fallbackCode, message: error.message };
   return { code: fallbackCode, message: String(error) };
-}
-
-/** `McpError` prefixes its message with "MCP error <code>: "; the code travels separately. */
-function stripMcpPrefix(message: string): string {
-  return message.replace(/^MCP error -?\d+: /, '');
 }
 
 /** Builds an `McpError` from error data, for answering a JSON-RPC request with it. */

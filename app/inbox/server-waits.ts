@@ -7,12 +7,14 @@ import { openVersionedDocument, type OpenedDocument } from '../store/versioned-d
 
 /**
  * What the end of an ordinary request tells of how long its server waits for an answer, if
- * anything: it `sat-through` the wait (it was answered, or Taskdesk or the person ended it while
- * the server still waited: Taskdesk closed, the question's call was cancelled, a Disconnect), or
- * it `gave-up` after it (it withdrew the request saying it timed out, as the SDK's timeout does).
+ * anything: it `sat-through` the wait (it was answered, and had not withdrawn it), or it
+ * `gave-up` after it (it withdrew the request saying it timed out, as the SDK's timeout does).
  *
  * A server's cancel that does not say it timed out tells nothing: it may be its own timeout
- * unsaid (a wait it would not sit through again), or its caller stopping (no wait at all).
+ * unsaid (a wait it would not sit through again), or its caller stopping (no wait at all). Nor
+ * does a request Taskdesk or the person ended unanswered (Taskdesk closed, a Disconnect, the
+ * question's call cancelled): a server may stop waiting without a word (not every SDK sends a
+ * cancel when its timeout fires), and an open request is no sign that it still waited.
  */
 export function waitOfEnded(
   ended: Pick<EndedOrdinaryRequest, 'askedAt' | 'endedAt' | 'cancelled'>
@@ -20,8 +22,7 @@ export function waitOfEnded(
   const waitedMs = Date.parse(ended.endedAt) - Date.parse(ended.askedAt);
   if (!Number.isFinite(waitedMs) || waitedMs < 0) return undefined;
   const { cancelled } = ended;
-  if (cancelled === undefined || cancelled.by === 'you' || cancelled.by === 'taskdesk')
-    return { how: 'sat-through', waitedMs };
+  if (cancelled === undefined) return { how: 'sat-through', waitedMs };
   if (cancelled.by === 'server' && isTimeoutReason(cancelled.reason)) return { how: 'gave-up', waitedMs };
   return undefined;
 }

@@ -365,7 +365,7 @@ function ConversationPane({
                     .join(', ')}`
                 : noToolsWords(conversation)}
           </p>
-          <ModelLoadLine conversation={conversation} />
+          <ModelLoadLine conversation={conversation} afterLoad={title} />
         </div>
         <button
           type="button"

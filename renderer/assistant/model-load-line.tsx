@@ -1,4 +1,4 @@
-import { useEffect, useRef } from 'react';
+import { useEffect, useId, useLayoutEffect, useRef, type RefObject } from 'react';
 import type { Conversation } from '../../app/contract/assistant.js';
 import { ActionError } from '../components/action-error.js';
 import { busyProps } from '../components/busy-props.js';
@@ -14,11 +14,31 @@ import { useAssistantCall } from './use-assistant-call.js';
  * polite live region: "Loading …" as the chat opens loading (or loads again), then that the model
  * is ready (and why the chat offers no tools, when it left them out), or why it did not load.
  */
-export function ModelLoadLine({ conversation }: { conversation: Conversation }) {
+export function ModelLoadLine({
+  conversation,
+  afterLoad
+}: {
+  conversation: Conversation;
+  /** Where the focus goes when the line goes (loaded) while it had the focus: the chat's title. */
+  afterLoad: RefObject<HTMLElement | null>;
+}) {
   const { client, announce } = useDesk();
   const { run, busy, failure, clear } = useAssistantCall();
   const { id, model, modelLoad, toolsOff } = conversation;
   const state = modelLoad?.state;
+  const labelId = useId();
+  // Retry gives way to the loading line, and that to the failure (with Retry) or to nothing: the
+  // focus, when it was on the line, goes with it to what takes its place, not to the page.
+  const line = useRef<HTMLElement>(null);
+  const retry = useRef<HTMLButtonElement>(null);
+  const hadFocus = useRef(false);
+  hadFocus.current = !!line.current?.contains(document.activeElement);
+  useLayoutEffect(() => {
+    if (!hadFocus.current || line.current?.contains(document.activeElement)) return;
+    if (state === 'loading') line.current?.focus();
+    else if (state === 'failed') retry.current?.focus();
+    else afterLoad.current?.focus();
+  }, [state, afterLoad]);
   const message = modelLoad?.state === 'failed' ? modelLoad.message : undefined;
   /** The load last seen, of which model (unset before the first look). */
   const seen = useRef<{ model: string; state: string | undefined }>(undefined);
@@ -37,19 +57,21 @@ export function ModelLoadLine({ conversation }: { conversation: Conversation }) 
   if (modelLoad.state === 'loading') {
     const { progress } = modelLoad;
     return (
-      <p className="chat-model-load small-text">
-        <span>{loadingWords(model)}</span>
+      // Focusable from script only: it takes the focus from Retry (see above).
+      <p className="chat-model-load small-text" ref={(element) => void (line.current = element)} tabIndex={-1}>
+        <span id={labelId}>{loadingWords(model)}</span>
         {/* Without a value, a bar that moves without end: busy, how long unknown. */}
-        <progress max={1} value={progress} aria-label={loadingWords(model)} />
+        <progress max={1} value={progress} aria-labelledby={labelId} />
         {progress === undefined ? null : <span aria-hidden="true">{loadedPart(progress)}</span>}
       </p>
     );
   }
   return (
-    <div className="chat-model-load-failed">
+    <div className="chat-model-load-failed" ref={(element) => void (line.current = element)}>
       <p>{loadFailedWords(model, modelLoad.message)}</p>
       <button
         type="button"
+        ref={retry}
         {...busyProps(busy)}
         onClick={() =>
           !busy &&

@@ -1,6 +1,6 @@
 import { useId, useLayoutEffect, useRef, useState, type ReactNode } from 'react';
 import type { ErrorData } from '../../app/contract/host-api.js';
-import { errorMessage } from '../../app/contract/error-words.js';
+import { serverErrorText } from '../../app/contract/error-words.js';
 import { JsonView } from '../components/json-view.js';
 import { ResultView } from '../history/result-view.js';
 
@@ -97,7 +97,7 @@ export function ErrorView({ error, rejected = false }: { error: ErrorData; rejec
     <div className={`tool-result ${rejected ? 'tool-result-rejected' : 'tool-result-error'}`}>
       <p>
         <strong>{rejected ? 'Rejected: ' : `Error ${error.code}: `}</strong>
-        {rejected ? error.message : errorMessage(error)}
+        {rejected ? error.message : serverErrorText(error)}
       </p>
       {error.data === undefined ? null : (
         <>

@@ -119,13 +119,19 @@ describe('New chat on a model file while its model loads (stories260K, its load 
     await assertNoViolations(page, 'a new chat whose model did not load');
     await page.screenshot({ path: path.join(root, '.tmp/assistant-model-load-failed.png') });
 
-    await failed.getByRole('button', { name: 'Retry' }).click();
+    // Retry by keyboard: the focus goes with the line as it changes, not to the page.
+    await failed.getByRole('button', { name: 'Retry' }).focus();
+    await page.keyboard.press('Enter');
     await loading().getByText('Loading stories260K…', { exact: true }).waitFor();
+    const focused = () => page.evaluate(() => document.activeElement?.className);
+    assert.equal(await focused(), 'chat-model-load small-text');
     // Said again: the load starts again.
     await saidTimes(page, /Loading stories260K…/, 2);
     (await loads.next()).release();
     await header().getByText(`Stories · stories260K · ${NO_TOOLS}`, { exact: true }).waitFor();
     assert.equal(await failed.count(), 0);
+    // Loaded, the line goes: the focus is on the chat's title.
+    assert.equal(await focused(), 'chat-title');
     assert.deepEqual(d.pageErrors, []);
   });
 });

@@ -127,6 +127,20 @@ describe('a new chat on a model file while its model loads (stories260K, server-
     });
   });
 
+  it('no longer says the load failed once a message is sent: its model call loads the model, and says what stops it', async () => {
+    const c = await newChat();
+    (await loads.next()).fail(new LocalModelError('not enough memory'));
+    await settled(host, c.id, (x) => x.modelLoad?.state === 'failed');
+
+    const sent = await host.call('assistant.send', { conversationId: c.id, text: 'Once upon a time' });
+    assert.equal(sent.modelLoad, undefined, 'the header no longer says it, nor offers its Retry');
+    const done = await settled(host, c.id, (x) => x.status === 'idle' || x.status === 'failed');
+    assert.equal(done.modelLoad, undefined);
+    // The model loaded this time; the tools its load would have left out are what stops it now, said as such.
+    const last = done.messages.at(-1);
+    assert.ok(last?.role === 'error' && last.reason === 'tools-too-long', JSON.stringify(last));
+  });
+
   it('stops a message waiting for the load at once, the load going on', async () => {
     const c = await newChat();
     const load = await loads.next();

@@ -41,7 +41,7 @@ describe('the notice of a tool call’s task that ended', () => {
       taskEndNotice({
         ...base,
         state: 'failed',
-        outcome: { type: 'error', error: { message: 'Upstream quota exhausted' } }
+        outcome: { type: 'error', error: { code: -32050, message: 'Upstream quota exhausted' } }
       }),
       { title: 'report on Books failed', body: 'Upstream quota exhausted' }
     );
@@ -73,7 +73,10 @@ describe('the notice of a tool call’s task that ended', () => {
       'Books no longer has the task of the assistant’s call of report'
     );
     assert.deepEqual(
-      taskEndNotice({ ...base, outcome: { type: 'error', error: { message: 'Task has no result stored' } } }),
+      taskEndNotice({
+        ...base,
+        outcome: { type: 'error', error: { code: -32603, message: 'Task has no result stored' } }
+      }),
       { title: 'report on Books finished, but its result could not be fetched', body: 'Task has no result stored' }
     );
   });

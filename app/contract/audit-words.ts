@@ -4,8 +4,12 @@ import type { AuditEntry } from './host-api.js';
 import { listInWords } from './list-words.js';
 import { statusLabel } from './status-labels.js';
 
-/** Task statuses after which nothing more happens to a task. */
-const ENDED_STATUSES: ReadonlySet<string> = new Set(['completed', 'failed', 'cancelled']);
+/** How a task had ended, by the status after which nothing more happens to it ("it had …"). */
+const HAD_ENDED: Record<string, string> = {
+  completed: 'completed',
+  failed: 'failed',
+  cancelled: 'been cancelled'
+};
 
 type Detail = Record<string, unknown>;
 type Words = (detail: Detail) => string;
@@ -163,13 +167,16 @@ const WORDS: Record<string, Words> = {
   'task.cancelled': (d) =>
     d.by === 'you' ? 'You cancelled the task' : d.by === 'server' ? 'The server cancelled the task' : 'Task cancelled',
   // A task that had ended (answered, rejected, cancelled) is kept for its time to live, then
-  // forgotten: said apart from one whose time ran out while it was still under way.
-  'task.expired': (d) =>
-    text(d, 'reason') !== undefined
-      ? 'Task removed early (too many finished tasks)'
-      : ENDED_STATUSES.has(String(d.status))
-        ? 'Task forgotten: the time it was kept after it ended ran out'
-        : 'Task expired before it ended: its time ran out',
+  // forgotten: said apart from one whose time ran out while it was still under way, unanswered.
+  // Its `status` is the one it had, said here as how it ended: not as "status working".
+  'task.expired': (d) => {
+    const ended = Object.hasOwn(HAD_ENDED, String(d.status)) ? HAD_ENDED[String(d.status)] : undefined;
+    if (text(d, 'reason') !== undefined)
+      return `Task removed early (too many finished tasks)${ended === undefined ? '' : `; it had ${ended}`}`;
+    return ended === undefined
+      ? 'Task expired unanswered: its time ran out before it ended'
+      : `Task forgotten: it had ${ended}, and the time it was kept after that ran out`;
+  },
   'task.resumed': () => 'Task resumed after Taskdesk started again',
   'task.late-result-dropped': () => 'A result came after its task had ended, and was dropped',
   'task.rate-limited': () => 'Refused: the server asked too often',
@@ -338,6 +345,7 @@ const SAID_BY_SENTENCE: Record<string, readonly string[]> = {
   'inbox.withdrawn': ['kind', 'question', 'reason', 'atArrival'],
   'task.status': ['from', 'to'],
   'task.cancelled': ['by'],
+  'task.expired': ['status'],
   'tool.called': ['tool', 'outcome'],
   'tool.call-ended': ['tool', 'outcome', 'cancelledBy'],
   'tool.call-cancelled': ['tool'],
@@ -453,10 +461,68 @@ const FIELD_WORDS: Record<string, string> = {
   // An imported server's name in the file it came from.
   key: 'named there',
   // A sign-in made in the person's browser.
-  browser: 'in the browser'
+  browser: 'in the browser',
+  withoutBrowser: 'without a browser',
+  keyAlgorithm: 'key algorithm',
+  // Taskdesk's own id for a tool call it follows as a task (History's `requested:` entry).
+  outboundId: 'Taskdesk’s task id',
+  // Asked for a request of Taskdesk's that was no task (the Task column says it).
+  relatedCall: 'asked for your request',
+  modelFile: 'model file',
+  previousName: 'was named',
+  atArrival: 'on arrival',
+  tasksCancel: 'cancelling the task',
+  // Work Taskdesk found unfinished at its start: when it began, and when it was last seen running.
+  startedAt: 'started at',
+  lastSeenAt: 'last seen at',
+  // A summary of held-back entries: some of their tasks, and the last one's detail.
+  sampleTaskIds: 'some of their tasks',
+  last: 'the last held back',
+  // What `limitEntry` cut to keep the entry small: each field and its length before.
+  truncated: 'cut short'
 };
+
+/**
+ * Detail fields whose own name reads as a word already ("tool", "reason"): shown as they are.
+ * With {@link FIELD_WORDS} they are every field the core writes (a test walks the core for them),
+ * so that a field added with a name in code is worded before the Audit log shows it.
+ */
+const PLAIN_FIELDS: ReadonlySet<string> = new Set([
+  'action',
+  'arguments',
+  'by',
+  'bytes',
+  'changed',
+  'count',
+  'decision',
+  'edited',
+  'error',
+  'from',
+  'issuer',
+  'kind',
+  'message',
+  'mode',
+  'model',
+  'name',
+  'of',
+  'outcome',
+  'position',
+  'question',
+  'reason',
+  'revocation',
+  'state',
+  'status',
+  'to',
+  'tool',
+  'transport'
+]);
 
 /** A detail field's name as the Audit log shows it: in words where its own name is code. */
 export function auditFieldWords(name: string): string {
   return Object.hasOwn(FIELD_WORDS, name) ? FIELD_WORDS[name]! : name;
+}
+
+/** Whether the Audit log has words for a detail field: its own ({@link FIELD_WORDS}), or a name that reads as one. */
+export function auditFieldWorded(name: string): boolean {
+  return Object.hasOwn(FIELD_WORDS, name) || PLAIN_FIELDS.has(name);
 }

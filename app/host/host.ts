@@ -700,6 +700,8 @@ export class Host {
       clock: this.clock,
       policy,
       audit: this.audit,
+      // The question its entries quote is masked as History's entries are.
+      secretValues: () => this.#secretValues.values(),
       // Plain requests are recorded while they wait (see `#openWorkRecord`), by their runners.
       sampling: recordedSampling(config.sampling?.(parts) ?? this.sampling.runner, () => this.#openWorkRecord),
       elicitation: recordedElicitation(

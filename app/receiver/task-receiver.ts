@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { AuditSink } from '../audit/audit-log.js';
+import { questionPreview } from '../audit/question-preview.js';
 import type { Clock, TimerHandle } from '../core/clock.js';
 import { RELATED_TASK_META_KEY } from '@modelcontextprotocol/sdk/types.js';
 import { HostError, JsonRpcCode, ShuttingDownError, toErrorData, type ErrorData } from '../core/errors.js';
@@ -90,6 +91,11 @@ export interface TaskReceiverOptions {
   events: ReceiverEvents;
   /** Signs `tasks/list` cursors; kept across restarts, a server can page on after one. Random when absent. */
   cursorKey?: Buffer;
+  /**
+   * The values Taskdesk holds as secrets, read at each entry: masked in the question a task's
+   * audit entries quote (see `#question`). None when absent.
+   */
+  secretValues?: () => Iterable<string>;
 }
 
 /** Extra facts about an incoming request, from its JSON-RPC envelope. */
@@ -164,6 +170,7 @@ export class TaskReceiver {
   readonly #sampling: SamplingRunner;
   readonly #elicitation: UserPrompter;
   readonly #events: ReceiverEvents;
+  readonly #secretValues: () => Iterable<string>;
   readonly #limiter: RateLimiter;
   /** Bytes of request params per server: a token bucket of bytes. */
   readonly #byteLimiter: RateLimiter;
@@ -193,6 +200,7 @@ export class TaskReceiver {
     this.#sampling = options.sampling;
     this.#elicitation = options.elicitation;
     this.#events = options.events;
+    this.#secretValues = options.secretValues ?? (() => []);
     this.#cursorKey = options.cursorKey ?? randomBytes(32);
     this.#limiter = new RateLimiter(this.#clock, this.#policy.operationsPerSecond, this.#policy.operationsBurst);
     this.#byteLimiter = new RateLimiter(
@@ -257,7 +265,12 @@ export class TaskReceiver {
       if (resumable) {
         summary.resumed++;
         const resumed = this.#touch(record, { statusMessage: STATUS_MESSAGES.restartedResumed });
-        this.#audit.record({ ...auditOwner(record.owner), type: 'task.resumed', taskId: record.task.taskId });
+        this.#audit.record({
+          ...auditOwner(record.owner),
+          type: 'task.resumed',
+          taskId: record.task.taskId,
+          ...this.#questionDetail(record)
+        });
         this.#startWork(resumed);
       } else {
         summary.failed++;
@@ -337,7 +350,7 @@ export class TaskReceiver {
       ...auditOwner(owner),
       type: 'task.created',
       taskId: record.task.taskId,
-      detail: { kind, ttl, requestedTtl: requestedTtl ?? null }
+      detail: { kind, ...this.#question(record), ttl, requestedTtl: requestedTtl ?? null }
     });
     // Shut down while the write was in flight: the task is stored, and the next start takes it up.
     if (this.#closed) return { task: { ...record.task } };
@@ -452,7 +465,7 @@ export class TaskReceiver {
       ...auditOwner(owner),
       type: 'task.result-retrieved',
       taskId,
-      detail: { outcome: outcome.type }
+      detail: { ...this.#question(record), outcome: outcome.type }
     });
     this.#noteFetched(taskId);
     return outcome;
@@ -546,7 +559,12 @@ export class TaskReceiver {
       true,
       announce
     );
-    this.#audit.record({ ...auditOwner(record.owner), type: 'task.cancelled', taskId, detail: { reason, by } });
+    this.#audit.record({
+      ...auditOwner(record.owner),
+      type: 'task.cancelled',
+      taskId,
+      detail: { ...this.#question(record), reason, by }
+    });
     this.#running.get(taskId)?.abort(new HostError(JsonRpcCode.RequestCancelled, reason));
     return cancelled;
   }
@@ -895,7 +913,11 @@ export class TaskReceiver {
         ...(record && auditOwner(record.owner)),
         type: 'task.late-result-dropped',
         taskId,
-        detail: { reason: record ? `task is ${record.task.status}` : 'task expired', outcome: outcome.type }
+        detail: {
+          ...(record && this.#question(record)),
+          reason: record ? `task is ${record.task.status}` : 'task expired',
+          outcome: outcome.type
+        }
       });
       return;
     }
@@ -958,7 +980,7 @@ export class TaskReceiver {
       ...auditOwner(next.owner),
       type: 'task.status',
       taskId: next.task.taskId,
-      detail: { from, to, statusMessage }
+      detail: { ...this.#question(next), from, to, statusMessage }
     });
     // One more finished task (and its outcome's bytes): the oldest may have to go.
     if (isTerminal(to)) this.#enforceBounds(next.owner.identity);
@@ -1070,22 +1092,46 @@ export class TaskReceiver {
       taskId,
       new HostError(JsonRpcCode.InvalidParams, `Failed to retrieve task: Task has expired (${taskId})`)
     );
-    if (record) this.#auditExpiry(record.owner, taskId, record.task.status, why);
+    if (record) this.#auditExpiry(record.owner, taskId, record.task.status, why, this.#question(record));
     this.#events.taskChanged(taskId, undefined);
   }
 
-  #auditExpiry(owner: TaskOwner, taskId: string, status: TaskView['status'], why: EarlyExpiry | undefined): void {
+  #auditExpiry(
+    owner: TaskOwner,
+    taskId: string,
+    status: TaskView['status'],
+    why: EarlyExpiry | undefined,
+    question: { question?: string } = {}
+  ): void {
     this.#audit.record({
       ...auditOwner(owner),
       type: 'task.expired',
       taskId,
       detail: {
+        ...question,
         status,
         ...(why === 'storage-bound' && {
           reason: 'Expired early: the server left more finished tasks in Taskdesk than it keeps (oldest first).'
         })
       }
     });
+  }
+
+  /**
+   * What a task is, for its audit entries, so that the log is searched by it ("Ivanhoe") and the
+   * Audit log says it beside the task: the question it asks (an elicitation's message, a model
+   * request's last text of the person's side), in a short line with Taskdesk's secrets masked
+   * (see `questionPreview`). Nothing when the request has no such text.
+   */
+  #question(record: Readonly<TaskRecord>): { question?: string } {
+    const question = questionPreview({ kind: record.kind, request: record.request }, this.#secretValues());
+    return question === undefined ? {} : { question };
+  }
+
+  /** {@link #question} as an entry's whole detail: none when there is nothing to say. */
+  #questionDetail(record: Readonly<TaskRecord>): { detail?: { question: string } } {
+    const { question } = this.#question(record);
+    return question === undefined ? {} : { detail: { question } };
   }
 
   /** A removal did not reach the disk: said in the audit log (the task is gone from memory). */

@@ -2,13 +2,14 @@ import { Fragment, useEffect, useRef, useState } from 'react';
 import type { AuditEntry, HostParams } from '../../app/contract/host-api.js';
 import { downloadText } from '../history/download.js';
 import { DateTime } from '../components/date-time.js';
-import { FilterSearch, FilterSelect, ServerFilter } from '../components/filter-fields.js';
+import { FilterCount, FilterSearch, FilterSelect, ServerFilter, useFilterCount } from '../components/filter-fields.js';
 import { ActionError, useFailure } from '../components/action-error.js';
 import { TableWrap } from '../components/table-wrap.js';
 import { useDesk, useDeskState } from '../shell/desk-context.js';
 import { auditSentence } from '../../app/contract/audit-words.js';
 import { detailPairs } from './detail-pairs.js';
-import { auditTaskWords } from './audit-task-words.js';
+import { auditTaskQuestion, auditTaskWords } from './audit-task-words.js';
+import { historyHref } from '../tools/last-call.js';
 import { detailCut } from './detail-cut.js';
 import { AUDIT_MOST_SHOWN, AUDIT_PAGE, shownWords } from './shown-words.js';
 
@@ -53,6 +54,13 @@ function narrowed(params: HostParams<'audit.read'>): boolean {
   return Object.keys(params ?? {}).length > 0;
 }
 
+/** The search and filters as one key: what tells the read of the filters as they are now from an earlier one's. */
+function paramsKey(params: HostParams<'audit.read'>): string {
+  return JSON.stringify(params ?? {});
+}
+
+const NO_FILTER: AuditFilter = { text: '', serverId: '', type: '' };
+
 function toParams(filter: AuditFilter): HostParams<'audit.read'> {
   return {
     ...(filter.text.trim() && { text: filter.text.trim() }),
@@ -83,15 +91,18 @@ export function AuditScreen({
   /** An entry's server by name: the one it was written with, else the name the server has now. */
   const serverOf = (entry: { serverId?: string | undefined; serverName?: string | undefined }) =>
     entry.serverName ?? servers.find((server) => server.id === entry.serverId)?.name ?? entry.serverId ?? '—';
-  const [filter, setFilter] = useState<AuditFilter>({ text: '', serverId: '', type: '' });
+  const [filter, setFilter] = useState<AuditFilter>(NO_FILTER);
   const params = useRef(toParams(filter));
   params.current = toParams(filter);
   /** How many entries to show at most: a page more at each "Show more". */
   const [shown, setShown] = useState(AUDIT_PAGE);
   const shownNow = useRef(shown);
   shownNow.current = shown;
-  /** The last read: what it found (one more than it shows, when older ones match) and how many it shows. */
-  const [last, setLast] = useState<{ found: AuditEntry[]; limit: number } | undefined>(undefined);
+  /**
+   * The last read: what it found (one more than it shows, when older ones match), how many it
+   * shows, and the search and filters it was for ({@link paramsKey}).
+   */
+  const [last, setLast] = useState<{ found: AuditEntry[]; limit: number; key: string } | undefined>(undefined);
   // Cut when shown (not when read), so that an answer of the wrong shape fails the screen's render, which says so.
   const entries = last?.found.slice(0, last.limit);
   const more = last !== undefined && last.found.length > last.limit;
@@ -113,6 +124,23 @@ export function AuditScreen({
   const readsAt = shown > AUDIT_PAGE ? readRevision : revision;
   const readFailure = useFailure();
   const exporting = useFailure();
+  /**
+   * The count line above the table, as Tasks and History have theirs: how many entries the last
+   * read shows, or how many match the search and filters it was for. Said as it changes (a search
+   * that finds rows, Show more, new entries), as theirs is.
+   */
+  const countWords =
+    last === undefined || entries === undefined
+      ? readFailure.failure
+        ? 'No entries to show: the log could not be read.'
+        : 'Loading…'
+      : shownWords(entries.length, more, last.key !== paramsKey({}));
+  // Until a read answers for the filters as they are now, the count is of the earlier ones.
+  const count = useFilterCount(countWords, last?.key === paramsKey(toParams(filter)));
+  /** What the count line said of every entry, the first page shown: what Clear filters brings back. */
+  const allWords = useRef<string | undefined>(undefined);
+  if (last !== undefined && entries !== undefined && last.key === paramsKey({}) && last.limit === AUDIT_PAGE)
+    allWords.current = countWords;
   const [asked, setAsked] = useState(0);
   const reading = useRef<{ again: boolean } | undefined>(undefined);
   /** The servers the log has entries of: removed ones stay in the Server filter. */
@@ -132,15 +160,16 @@ export function AuditScreen({
           read.again = false;
           const limit = shownNow.current;
           const at = revisionNow.current;
-          const found = await client.call('audit.read', { ...params.current, limit: limit + 1 });
-          setLast({ found, limit });
+          const asking = params.current;
+          const found = await client.call('audit.read', { ...asking, limit: limit + 1 });
+          setLast({ found, limit, key: paramsKey(asking) });
           setReadRevision(at);
           readFailure.clear();
           const olderAsked = showingOlder.current;
           if (olderAsked && !read.again) {
             showingOlder.current = undefined;
+            // The count line above the table says how many it shows now.
             const older = found.length > limit;
-            announce(shownWords(Math.min(found.length, limit), older, narrowed(params.current)));
             // The button is gone when nothing older is left, or at the most the screen shows: the
             // focus goes to the line that says so rather than to the page.
             const gone = !older || limit >= AUDIT_MOST_SHOWN;
@@ -156,7 +185,7 @@ export function AuditScreen({
         reading.current = undefined;
       }
     })();
-  }, [active, readsAt, asked, client, filter, shown, announce, readFailure.clear, readFailure.fail]);
+  }, [active, readsAt, asked, client, filter, shown, readFailure.clear, readFailure.fail]);
 
   // Read when the screen is shown, on Refresh and when a server is added or removed (not at each
   // change of a connection's state, which also gives a new list of servers).
@@ -174,9 +203,18 @@ export function AuditScreen({
     };
   }, [active, asked, serverIds, client]);
 
+  const { changed: countChanged } = count;
   const set = (key: keyof AuditFilter) => (event: { target: { value: string } }) => {
+    countChanged();
     setFilter((old) => ({ ...old, [key]: event.target.value }));
     setShown(AUDIT_PAGE);
+  };
+  /** Every filter back to any, as on Tasks and History; the focus, on the button that goes, to the count. */
+  const clearFilters = () => {
+    setFilter(NO_FILTER);
+    setShown(AUDIT_PAGE);
+    count.cleared(allWords.current);
+    announce('Filters cleared: every entry is shown.');
   };
   const showOlder = () => {
     showingOlder.current = { focused: document.activeElement === moreButton.current };
@@ -225,9 +263,13 @@ export function AuditScreen({
       </form>
       <ActionError failure={exporting.failure} onDismiss={exporting.clear} />
       <ActionError failure={readFailure.failure} onDismiss={readFailure.clear} />
-      <p className="muted" aria-live="polite">
-        {entries?.length !== 0 ? '' : narrowed(toParams(filter)) ? 'No entry matches.' : 'Nothing recorded yet.'}
-      </p>
+      <FilterCount
+        count={count}
+        words={countWords}
+        className="audit-count"
+        filtered={narrowed(toParams(filter))}
+        onClear={clearFilters}
+      />
       <TableWrap label="Audit log table" hidden={entries?.length === 0}>
         <table className="audit">
           <caption className="sr-only">Audit log entries</caption>
@@ -256,18 +298,23 @@ export function AuditScreen({
                   <TaskWords entry={entry} serverName={serverOf(entry)} />
                 </td>
                 <td className="detail">
-                  <DetailPairs detail={entry.detail ?? {}} type={entry.type} />
+                  <DetailPairs
+                    detail={entry.detail ?? {}}
+                    type={entry.type}
+                    taskSays={auditTaskQuestion(entry) === undefined ? NOTHING : QUESTION}
+                  />
                 </td>
               </tr>
             ))}
           </tbody>
         </table>
       </TableWrap>
-      {entries !== undefined && entries.length > 0 && (
+      {/* Under a table that pages, by Show more: the count again, where the button is. */}
+      {last !== undefined && entries !== undefined && entries.length > 0 && (more || last.limit > AUDIT_PAGE) && (
         <div className="audit-shown">
           {/* Focused when "Show more" goes (nothing older left), so that the focus is not lost. */}
           <p className="muted" tabIndex={-1} ref={shownLine}>
-            {shownWords(entries.length, more, narrowed(toParams(filter)))}
+            {countWords}
             {shown > AUDIT_PAGE && revision !== readRevision
               ? ' Newer entries were recorded since: Refresh shows them.'
               : ''}
@@ -305,14 +352,24 @@ function EventType({ type }: { type: string }) {
 }
 
 /**
- * What an entry's task is, in words (see {@link auditTaskWords}), its id in the tooltip; a dash
- * for an entry about no task.
+ * What an entry's task is, in words (see {@link auditTaskWords}), its id in the tooltip: a link to
+ * its History entry where one can exist. A dash for an entry about no task.
  */
 function TaskWords({ entry, serverName }: { entry: AuditEntry; serverName: string }) {
   const calls = useDeskState((state) => state.outbound);
   const said = auditTaskWords(entry, serverName, calls);
-  return said === undefined ? '—' : <span title={said.title}>{said.words}</span>;
+  if (said === undefined) return '—';
+  if (said.historyId === undefined) return <span title={said.title}>{said.words}</span>;
+  return (
+    <a href={historyHref(said.historyId)} title={said.title}>
+      {said.words}
+    </a>
+  );
 }
+
+/** The fields the Task column says, for {@link DetailPairs}: none, or the question a task asks. */
+const NOTHING: readonly string[] = [];
+const QUESTION: readonly string[] = ['question'];
 
 /**
  * An entry's detail as name and value, one pair a line, in words ({@link detailPairs}), without
@@ -320,9 +377,18 @@ function TaskWords({ entry, serverName }: { entry: AuditEntry; serverName: strin
  * with a button that shows it all. One JSON object in a line read as a blob. A dash when the
  * sentence said everything.
  */
-function DetailPairs({ detail, type }: { detail: Record<string, unknown>; type: string }) {
+function DetailPairs({
+  detail,
+  type,
+  taskSays
+}: {
+  detail: Record<string, unknown>;
+  type: string;
+  /** Fields the Task column says (see {@link detailPairs}). */
+  taskSays: readonly string[];
+}) {
   const conversations = useDeskState((state) => state.assistant.summaries);
-  const pairs = detailPairs(detail, type);
+  const pairs = detailPairs(detail, type, taskSays);
   if (pairs.length === 0) return '—';
   return (
     <dl className="detail-pairs">

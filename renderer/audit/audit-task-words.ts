@@ -1,13 +1,32 @@
 import type { AuditEntry, OutboundTaskView } from '../../app/contract/host-api.js';
+import { saidBySentence } from '../../app/contract/audit-words.js';
 import { callOfWords, SENT_AS_A_TASK, serverTaskWords, taskIdTitle } from '../components/related-task-words.js';
 
 /** What the Audit log's Task column says of an entry's task, and the ids it stands for (its tooltip). */
 export interface AuditTaskWords {
   words: string;
   title: string;
+  /**
+   * The History entry the words open, where one can exist: `received:<taskId>` for a task its
+   * server sent Taskdesk, `requested:<outboundId>` for a tool call of Taskdesk's run as a task
+   * (app/history/task-history.ts). None for a plain call (its entry's id is made as it ends,
+   * unknown to the log) or a task Taskdesk does not know.
+   */
+  historyId?: string;
 }
 
 type Entry = Pick<AuditEntry, 'type' | 'serverId' | 'taskId' | 'detail'>;
+
+/**
+ * What the entry's own task asks, quoted in the Task column (`task.…` entries keep it: the
+ * question, a model request's last text of the person's side), where the entry's sentence does
+ * not quote it already ("You answered a question: “…”"). Undefined for an entry about no task of
+ * its own, or one that keeps no question (written before entries kept it).
+ */
+export function auditTaskQuestion(entry: Entry): string | undefined {
+  if (entry.taskId === undefined || saidBySentence(entry.type, 'question')) return undefined;
+  return text(entry.detail, 'question');
+}
 
 /** A detail field as text, or undefined when it is not a non-empty string. */
 function text(detail: Record<string, unknown> | undefined, key: string): string | undefined {
@@ -41,6 +60,9 @@ function callOf(
  *   follow it; "asked for your request" when that was a request of Taskdesk's, no task
  *   (`relatedCall`). After "sent as a task" when the request was a task of its own too.
  *
+ * The question the entry's own task asks comes first, quoted ({@link auditTaskQuestion}): what tells
+ * one task from another, which a search finds. With the History entry to open, where one can exist.
+ *
  * Undefined for an entry about no task. `serverName` is the entry's server by name.
  */
 export function auditTaskWords(
@@ -50,23 +72,57 @@ export function auditTaskWords(
 ): AuditTaskWords | undefined {
   const detail = entry.detail;
   const relatedId = text(detail, 'relatedTaskId');
-  const related =
+  const askedFor =
+    relatedId === undefined || detail?.relatedCall === true ? undefined : callOf(calls, entry.serverId, relatedId);
+  const related: AuditTaskWords | undefined =
     relatedId === undefined
       ? undefined
       : {
           words:
-            detail?.relatedCall === true
-              ? 'asked for your request'
-              : `asked for ${callWords(callOf(calls, entry.serverId, relatedId), serverName)}`,
+            detail?.relatedCall === true ? 'asked for your request' : `asked for ${callWords(askedFor, serverName)}`,
           // Taskdesk's own id for a request that was no task: not called a task's.
-          title: detail?.relatedCall === true ? `Asked for request ${relatedId}` : `Asked for task ${relatedId}`
+          title: detail?.relatedCall === true ? `Asked for request ${relatedId}` : `Asked for task ${relatedId}`,
+          // The call it was asked for, while the Desk follows it (a request that was no task has no entry to name).
+          ...(askedFor !== undefined && { historyId: requestedId(askedFor.outboundId) })
         };
   if (entry.taskId === undefined) return related;
-  const own = ownWords(entry, serverName, calls, entry.taskId);
-  return related === undefined
-    ? { words: own, title: taskIdTitle(entry.taskId) }
-    : { words: `${own}, ${related.words}`, title: `${taskIdTitle(entry.taskId)}\n${related.title}` };
+  const question = auditTaskQuestion(entry);
+  const own = `${question === undefined ? '' : `“${question}”, `}${ownWords(entry, serverName, calls, entry.taskId)}`;
+  const historyId = ownHistoryId(entry, calls, entry.taskId);
+  return {
+    words: related === undefined ? own : `${own}, ${related.words}`,
+    title: related === undefined ? taskIdTitle(entry.taskId) : `${taskIdTitle(entry.taskId)}\n${related.title}`,
+    ...(historyId !== undefined && { historyId })
+  };
 }
+
+/** The History entry of a tool call of Taskdesk's followed as a task. */
+function requestedId(outboundId: string): string {
+  return `requested:${outboundId}`;
+}
+
+/**
+ * The History entry of the entry's own task, where one can exist (see {@link AuditTaskWords}): a
+ * task its server sent (`task.…`, `inbox.…`, `sampling.…` entries) is History's from its start; a
+ * tool task of Taskdesk's by the outbound id its entry keeps, or by the call the Desk follows.
+ */
+function ownHistoryId(
+  entry: Entry,
+  calls: Readonly<Record<string, OutboundTaskView>>,
+  taskId: string
+): string | undefined {
+  if (entry.type.startsWith('tool.')) {
+    const outboundId = text(entry.detail, 'outboundId') ?? callOf(calls, entry.serverId, taskId)?.outboundId;
+    return outboundId === undefined ? undefined : requestedId(outboundId);
+  }
+  // A task id the server made up (Taskdesk does not know it), and one whose storing failed (no History entry).
+  if (entry.type === 'task.unknown-id' || !RECEIVED_GROUPS.some((group) => entry.type.startsWith(group)))
+    return undefined;
+  return `received:${taskId}`;
+}
+
+/** The kinds of entry whose task is one its server sent Taskdesk (History's `received:` entries). */
+const RECEIVED_GROUPS = ['task.', 'inbox.', 'sampling.'];
 
 /** What the entry's own task is (see {@link auditTaskWords}). */
 function ownWords(

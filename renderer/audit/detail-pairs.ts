@@ -37,12 +37,18 @@ const ERA_WORDS: Record<string, string> = {
  * durations as the rest of the Desk says them ("10 min"), the protocol as a version, the
  * server program by its name and version, yes and no for flags. Text shows as it is; only what is
  * truly data (a tool's arguments, a list) stays JSON. With the entry's `type`, what its sentence
- * says already ("Disconnected", of its `status`) is not said again.
+ * says already ("Disconnected", of its `status`) is not said again, nor the fields `taskSays`,
+ * which the Task column says (the question a task asks: see `auditTaskQuestion`).
  */
-export function detailPairs(detail: Record<string, unknown>, type?: string): DetailPair[] {
+export function detailPairs(
+  detail: Record<string, unknown>,
+  type?: string,
+  taskSays: readonly string[] = []
+): DetailPair[] {
   const pairs: DetailPair[] = [];
   for (const [field, value] of Object.entries(detail)) {
     if (type !== undefined && saidBySentence(type, field)) continue;
+    if (taskSays.includes(field)) continue;
     // The version says which era it is; the era alone only where the version was not kept.
     if (field === 'era' && typeof detail.protocolVersion === 'string') continue;
     // What a question or model request was asked for is the Task column's to say, in words (the

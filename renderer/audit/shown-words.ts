@@ -7,15 +7,20 @@ export const AUDIT_PAGE = 200;
 export const AUDIT_MOST_SHOWN = 4800;
 
 /**
- * What the Audit log says under its table of how much of the log it shows: all of it ("Showing
- * all 37 entries."), or the newest part while older entries are kept ("Showing the newest 200
- * entries; older ones are kept too."), and at the most it shows, how to reach the rest. `filtered`: the search or a
- * filter narrows the list ("matching entries").
+ * What the Audit log says of how much of the log it shows, in its count line above the table
+ * (and under it while it pages): all of it ("Showing all 37 entries."), or the newest part while
+ * older entries are kept ("Showing the newest 200 entries; older ones are kept too."), and at the
+ * most it shows, how to reach the rest. `filtered`: the search or a filter narrows the list, and
+ * the line counts what matches ("3 entries match.", "No entry matches.").
  */
 export function shownWords(shown: number, more: boolean, filtered: boolean): string {
   const what = (n: number) => `${filtered ? 'matching ' : ''}${n === 1 ? 'entry' : 'entries'}`;
   const count = shown.toLocaleString('en');
-  if (!more) return shown === 1 ? `Showing the only ${what(1)}.` : `Showing all ${count} ${what(shown)}.`;
+  if (shown === 0 && !more) return filtered ? 'No entry matches.' : 'Nothing recorded yet.';
+  if (!more) {
+    if (filtered) return shown === 1 ? '1 entry matches.' : `${count} entries match.`;
+    return shown === 1 ? 'Showing the only entry.' : `Showing all ${count} entries.`;
+  }
   if (shown >= AUDIT_MOST_SHOWN)
     return `Showing the newest ${count} ${what(shown)}, the most this screen shows: narrow the search or the filters to find older ones.`;
   return `Showing the newest ${count} ${what(shown)}; older ones are kept too.`;

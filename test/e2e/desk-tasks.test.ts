@@ -454,7 +454,13 @@ describe('the Tasks screen: received and requested tasks, filters, a detail view
       (await withdrawn.locator('td').nth(3).innerText()).replace(/\s+/g, ' '),
       'asked for your call of slow'
     );
-    assert.equal(await withdrawn.locator('td.task span').getAttribute('title'), `Asked for task ${call.task.taskId}`);
+    // A link to the call's entry in History, while the Desk follows it.
+    const link = withdrawn.locator('td.task a');
+    assert.equal(await link.getAttribute('title'), `Asked for task ${call.task.taskId}`);
+    assert.equal(
+      await link.getAttribute('href'),
+      `#history/${encodeURIComponent(`requested:${call.task.outboundId}`)}`
+    );
     assert.ok(!(await withdrawn.innerText()).includes(short), 'no task id on the row');
     assert.deepEqual(d.pageErrors, []);
   });
@@ -747,10 +753,12 @@ describe('the Tasks screen: received and requested tasks, filters, a detail view
     const events = audit.locator('table.audit tbody tr td:nth-child(2) .event-type');
     const cancelled = audit.locator('table.audit tbody tr', { hasText: 'task.cancelled' }).first();
     await cancelled.waitFor();
-    // Its task in words, as the Inbox says a request its server sent as a task; the id in the tooltip.
-    const taskCell = cancelled.locator('td.task span');
-    assert.equal(await taskCell.textContent(), 'sent as a task');
+    // Its task in words, as the Inbox says a request its server sent as a task, after the question
+    // it asked; the id in the tooltip, and its History entry a click away.
+    const taskCell = cancelled.locator('td.task a');
+    assert.match((await taskCell.textContent()) ?? '', /^“[^”]+”, sent as a task$/);
     assert.match((await taskCell.getAttribute('title')) ?? '', /^Task \S{12,}$/);
+    assert.match((await taskCell.getAttribute('href')) ?? '', /^#history\/received%3A\S{12,}$/);
     await page.waitForFunction(() =>
       Array.from(document.querySelectorAll('table.audit tbody tr td:nth-child(3)')).every(
         (cell) => cell.textContent === 'Server desk'

@@ -449,11 +449,15 @@ describe('the task history through the host API', () => {
     );
     const audit = host.audit.read({ limit: 1000 });
     assert.doesNotMatch(JSON.stringify(audit), /limerick/, 'nothing the person wrote in the audit');
-    // The server's question only as the Inbox entry's short preview, to tell which request was answered.
+    // The server's question only as its short preview, to tell which request was approved (the
+    // approvals' entries) and what happened to it (its task's entries, for the one that was a task).
+    const quoting = audit.filter((entry) => JSON.stringify(entry).includes('haiku'));
     assert.deepEqual(
-      audit.filter((entry) => JSON.stringify(entry).includes('haiku')).map((entry) => entry.detail?.question),
-      ['Write a haiku about queues', 'Write a haiku about queues']
+      quoting.map((entry) => entry.detail?.question),
+      quoting.map(() => 'Write a haiku about queues')
     );
+    assert.equal(quoting.filter((entry) => entry.type === 'sampling.request').length, 2);
+    assert.ok(quoting.some((entry) => entry.type.startsWith('task.')));
   });
 
   it('names a reviewed answer’s request in the audit, its decision on the answer too, without the words the person changed it to', async () => {

@@ -42,6 +42,20 @@ describe('which question an Inbox entry is about', () => {
     const url = { mode: 'url', message: 'Link your account', url: 'https://auth.example/?token=sk-secret' };
     assert.equal(questionPreview({ kind: 'elicitation', request: url }), 'Link your account');
   });
+
+  it('masks the secrets it is given before it cuts, however many, and in a 1 MB question too', () => {
+    const secret = 'sk-live-0123456789abcdef';
+    const ask = (message: string) => questionPreview({ kind: 'elicitation', request: { message } }, [secret]);
+    // Cut first, "sk-live-01" would be left at the end of the 80 characters.
+    assert.equal(ask(`${'x'.repeat(70)}${secret} – use this key?`), `${'x'.repeat(70)}•••• – us…`);
+    // Masks shorten what they cover: what the preview reads past the first part masked is masked too.
+    const many = ask(`${`${secret} `.repeat(400)}and more`)!;
+    assert.ok(!many.includes('sk-'), many);
+    assert.match(many, /^(•••• )+•*…$/);
+    const huge = ask(`Use ${secret} ${'very '.repeat(200_000)}${secret}`)!;
+    assert.match(huge, /^Use •••• very very .*…$/);
+    assert.equal(ask('Nothing secret here'), 'Nothing secret here');
+  });
 });
 
 describe('the end of a tool call run as a task', () => {

@@ -97,4 +97,16 @@ describe('an audit entry’s detail in words', () => {
     // Without the type (a caller that has none), every field is listed.
     assert.equal(detailPairs({ status: 'closed' }).length, 1);
   });
+
+  it('leaves to the Task column what it says, and words the ids and files the log keeps', () => {
+    const detail = { question: 'Who wrote Ivanhoe?', outboundId: 'o1', modelFile: '/models/tiny.gguf' };
+    assert.deepEqual(
+      detailPairs(detail, 'task.created', ['question']).map(({ name, value }) => [name, value]),
+      [
+        ['Taskdesk’s task id', 'o1'],
+        ['model file', '/models/tiny.gguf']
+      ]
+    );
+    assert.equal(detailPairs(detail, 'task.created')[0]?.name, 'question');
+  });
 });

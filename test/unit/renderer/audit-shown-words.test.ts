@@ -6,8 +6,14 @@ describe('how much of the audit log is shown, in words', () => {
   it('says all of it is shown when nothing older matches, counted, in the singular for one', () => {
     assert.equal(shownWords(37, false, false), 'Showing all 37 entries.');
     assert.equal(shownWords(1, false, false), 'Showing the only entry.');
-    assert.equal(shownWords(2, false, true), 'Showing all 2 matching entries.');
-    assert.equal(shownWords(1, false, true), 'Showing the only matching entry.');
+  });
+
+  it('counts what the search or a filter matches, and says when nothing is there', () => {
+    assert.equal(shownWords(2, false, true), '2 entries match.');
+    assert.equal(shownWords(1, false, true), '1 entry matches.');
+    assert.equal(shownWords(1234, false, true), '1,234 entries match.');
+    assert.equal(shownWords(0, false, true), 'No entry matches.');
+    assert.equal(shownWords(0, false, false), 'Nothing recorded yet.');
   });
 
   it('says older entries are kept when the newest part is shown, with thousands separated', () => {

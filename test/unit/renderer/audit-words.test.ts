@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { auditLabel, auditSentence, saidBySentence } from '../../../app/contract/audit-words.js';
+import { detailPairs } from '../../../renderer/audit/detail-pairs.js';
 
 describe('audit entries in words', () => {
   it('names the settings an edit of a server changed, a transport’s field by field', () => {
@@ -282,15 +283,31 @@ describe('audit entries in words', () => {
     );
   });
 
-  it('tells a task forgotten after it ended from one whose time ran out while under way', () => {
+  it('tells a task forgotten after it ended, saying how, from one whose time ran out unanswered', () => {
     const expired = (detail: Record<string, unknown>) => auditSentence({ type: 'task.expired', detail });
-    for (const status of ['completed', 'failed', 'cancelled'])
-      assert.equal(expired({ status }), 'Task forgotten: the time it was kept after it ended ran out');
-    for (const status of ['working', 'input_required'])
-      assert.equal(expired({ status }), 'Task expired before it ended: its time ran out');
+    assert.equal(
+      expired({ status: 'completed' }),
+      'Task forgotten: it had completed, and the time it was kept after that ran out'
+    );
+    assert.equal(
+      expired({ status: 'failed' }),
+      'Task forgotten: it had failed, and the time it was kept after that ran out'
+    );
+    assert.equal(
+      expired({ status: 'cancelled' }),
+      'Task forgotten: it had been cancelled, and the time it was kept after that ran out'
+    );
+    // The status it had while it waited is no end: "expired unanswered", not "status working".
+    for (const status of ['working', 'input_required']) {
+      assert.equal(expired({ status }), 'Task expired unanswered: its time ran out before it ended');
+      assert.deepEqual(
+        detailPairs({ status, question: 'Who wrote Ivanhoe?' }, 'task.expired').map((pair) => pair.field),
+        ['question']
+      );
+    }
     assert.equal(
       expired({ status: 'completed', reason: 'Expired early: …' }),
-      'Task removed early (too many finished tasks)'
+      'Task removed early (too many finished tasks); it had completed'
     );
   });
 

@@ -25,7 +25,8 @@ export const HistoryStepSchema = z.object({
   status: HistoryStatusSchema,
   /**
    * What the step was when no status says it, shown in place of its status: `Asked` for the
-   * arrival of a server's request that was no task (nothing was working yet).
+   * arrival of a server's request (nothing was working yet), `Waiting for you` while it waited in
+   * the Inbox for the person.
    */
   label: z.string().optional(),
   message: z.string().optional()

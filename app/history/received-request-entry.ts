@@ -8,6 +8,21 @@ import { boundedValue, MAX_TIMELINE_STEPS, ranRequestOf, titleOfReceived } from 
 import { policyRefusalOf, withdrawalOf } from './withdrawal.js';
 import { rejectionOf } from '../contract/model-rejection.js';
 import { modelAnswerOf } from './edited-answer.js';
+import { WAITING_FOR_YOU_LABEL } from '../contract/task-row-words.js';
+
+/** What the first step of a server's request says: it arrived (nothing worked on it yet). */
+export const ASKED_LABEL = 'Asked';
+
+/**
+ * What a step of a server's request (a task or not) says in place of its status while it waited
+ * in the Inbox for the person (its message the Inbox's, `WAITING_IN_INBOX`): "Waiting for you", as
+ * its row's badge said then. Neither the protocol's `working` (nothing worked) nor its
+ * `input_required` ("Waiting for Taskdesk", a server waiting on Taskdesk) says whose turn it was.
+ * Undefined for any other step.
+ */
+export function inboxStepLabel(message: string | undefined): string | undefined {
+  return message?.startsWith(WAITING_IN_INBOX) === true ? WAITING_FOR_YOU_LABEL : undefined;
+}
 
 /** The most of a server's cancellation reason a status message quotes. */
 const REASON_CHARS = 300;
@@ -96,17 +111,21 @@ function cancelledMessage(cancelled: NonNullable<EndedOrdinaryRequest['cancelled
  * Asked, each step it waited on (the Inbox, an approval), then its end; the first and latest
  * steps kept. No task told a server these statuses, so they say what happened as the person saw
  * it: the request arrived ("Asked", nothing worked yet), waited for their answer
- * (`input_required`), ran, and ended (for a question: how they answered).
+ * (`input_required`, said "Waiting for you": see {@link inboxStepLabel}), ran, and ended (for a
+ * question: how they answered).
  */
 function timelineOf(ended: EndedOrdinaryRequest, status: HistoryStatus, message: string | undefined): HistoryStep[] {
-  const timeline: HistoryStep[] = [{ at: ended.askedAt, status: 'working', label: 'Asked' }];
+  const timeline: HistoryStep[] = [{ at: ended.askedAt, status: 'working', label: ASKED_LABEL }];
   for (const step of ended.steps) {
-    if (timeline.at(-1)?.message !== step.message)
+    if (timeline.at(-1)?.message !== step.message) {
+      const label = inboxStepLabel(step.message);
       timeline.push({
         at: step.at,
-        status: step.message.startsWith(WAITING_IN_INBOX) ? 'input_required' : 'working',
+        status: label !== undefined ? 'input_required' : 'working',
+        ...(label !== undefined && { label }),
         message: step.message
       });
+    }
   }
   const said = message ?? answeredMessage(ended, status);
   timeline.push({ at: ended.endedAt, status, ...(said !== undefined && { message: said }) });

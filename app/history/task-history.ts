@@ -7,6 +7,7 @@ import type {
   HistoryPage,
   HistoryRetention,
   HistoryStatus,
+  HistoryStep,
   HistorySummary
 } from '../contract/history.js';
 import { HistoryEntrySchema, HistoryRetentionSchema } from '../contract/history.js';
@@ -35,7 +36,8 @@ import { answerOf, searchTextOf, shownStatusOf, waitsOnYouOf } from './history-s
 import { searchWords } from '../contract/search-words.js';
 import { WAITING_FOR_YOU } from '../contract/task-row-words.js';
 import { lastRanRequest } from '../contract/request-changes.js';
-import { receivedRequestEntry } from './received-request-entry.js';
+import { ASKED_LABEL, inboxStepLabel, receivedRequestEntry } from './received-request-entry.js';
+import { CANCELLED_IN_TASKDESK, WORKING_ON_IT } from '../receiver/status-messages.js';
 import { policyRefusalOf, withdrawnTask } from './withdrawal.js';
 import { rejectionOf } from '../contract/model-rejection.js';
 import { modelAnswerOf } from './edited-answer.js';
@@ -227,7 +229,13 @@ export class TaskHistory {
     // The person's Reject: of the model's answer in review (kept, as what was rejected), or of the request.
     const rejection =
       withdrawn || refused !== undefined ? undefined : rejectionOf(record.kind, record.notes, record.outcome);
-    const statusMessage = withdrawn?.reason ?? refused ?? rejection?.message ?? failure ?? record.task.statusMessage;
+    // The person's Cancel in Taskdesk: its badge says "Cancelled by you", which is all the words its
+    // server was told say.
+    const told =
+      cancelledBy === 'you' && record.task.statusMessage === CANCELLED_IN_TASKDESK
+        ? undefined
+        : record.task.statusMessage;
+    const statusMessage = withdrawn?.reason ?? refused ?? rejection?.message ?? failure ?? told;
     const outcome = withdrawn ? undefined : record.outcome;
     const rejectedAnswer = rejection?.rejectedAnswer;
     // The model's answer as it came, when the person changed it in review before it went.
@@ -280,13 +288,7 @@ export class TaskHistory {
       createdAt: record.task.createdAt,
       updatedAt: record.task.lastUpdatedAt,
       ...(isEnded(status) && { endedAt: record.task.lastUpdatedAt }),
-      timeline: [
-        {
-          at: record.task.createdAt,
-          status,
-          ...(statusMessage !== undefined && { message: statusMessage })
-        }
-      ],
+      timeline: [firstReceivedStep(record.task.createdAt, status, statusMessage)],
       request: boundedValue(record.request),
       ...ranOf(record),
       ...(!withdrawn && answeredByYou(record) && { answer: 'accept' as const }),
@@ -565,10 +567,15 @@ export class TaskHistory {
     // said (a received task asks "Waiting for your answer in the Inbox" right after it is made);
     // only the outcome, arriving in the same status, adds no step.
     const last = entry.timeline.at(-1);
+    // A received request's wait in the Inbox is said as its row said it then: "Waiting for you".
+    const label = entry.direction === 'received' && !isEnded(status) ? inboxStepLabel(message) : undefined;
     const timeline =
       last?.status === status && last.message === message
         ? entry.timeline
-        : [...entry.timeline, { at, status, ...(message !== undefined && { message }) }];
+        : [
+            ...entry.timeline,
+            { at, status, ...(label !== undefined && { label }), ...(message !== undefined && { message }) }
+          ];
     if (timeline.length > MAX_TIMELINE_STEPS) timeline.splice(1, timeline.length - MAX_TIMELINE_STEPS);
     const { statusMessage: _previous, ...rest } = entry;
     return {
@@ -762,6 +769,18 @@ export class TaskHistory {
 
 function isEnded(status: HistoryStatus): boolean {
   return status !== 'working' && status !== 'input_required';
+}
+
+/**
+ * A received task's first step, as it was made: its arrival ("Asked", as a request that was no
+ * task starts) while all its status message says is the receiver's words for every task it makes
+ * (`WORKING_ON_IT`: nothing worked on it yet); else its status and message as first recorded, a
+ * wait in the Inbox said "Waiting for you" (see `inboxStepLabel`).
+ */
+function firstReceivedStep(at: string, status: HistoryStatus, message: string | undefined): HistoryStep {
+  if (status === 'working' && message === WORKING_ON_IT) return { at, status, label: ASKED_LABEL };
+  const label = isEnded(status) ? undefined : inboxStepLabel(message);
+  return { at, status, ...(label !== undefined && { label }), ...(message !== undefined && { message }) };
 }
 
 /**

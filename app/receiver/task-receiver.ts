@@ -22,6 +22,7 @@ import { canReceivedTaskTransition, isTerminal } from './received-task-state.js'
 import { TaskWaiters } from './task-waiters.js';
 import { resultFetchedAtOf } from './result-fetch.js';
 import { cancelledByOf } from './cancelled-by.js';
+import { CANCELLED_IN_TASKDESK, WORKING_ON_IT } from './status-messages.js';
 import { decodeCursor, encodeCursor } from './list-cursor.js';
 import { paramsBytes } from './request-size.js';
 import { jsonBytesAtLeast, partText } from '../store/json-text.js';
@@ -117,7 +118,7 @@ const STORE_RETRY_MS = 5_000;
 const MAX_ORDINARY_STEPS = 50;
 
 const STATUS_MESSAGES = {
-  working: 'Taskdesk is working on the request.',
+  working: WORKING_ON_IT,
   restartedResumed: 'Taskdesk restarted; the request is waiting again.',
   restartedFailed:
     'Taskdesk restarted while this request was running; it was not run again, to avoid doing the work twice.',
@@ -599,7 +600,7 @@ export class TaskReceiver {
   cancelById(taskId: string): Promise<TaskView> {
     const record = this.#repo.peek(taskId);
     if (!record) throw new HostError(JsonRpcCode.InvalidParams, `Unknown task ${taskId}`);
-    return this.cancel(record.owner, taskId, 'Cancelled by the user in Taskdesk.', true);
+    return this.cancel(record.owner, taskId, CANCELLED_IN_TASKDESK, true);
   }
 
   /** A copy of one task's record, for the host API. */

@@ -1,5 +1,6 @@
 import { useMemo } from 'react';
 import { answerActionWords, answerFields, type AnswerField } from '../../app/contract/answer-words.js';
+import { TOOL_REPORTED_AN_ERROR } from '../../app/contract/tool-error-words.js';
 import { ExternalLink } from '../components/external-link.js';
 import { asText } from '../components/format.js';
 import { JsonView } from '../components/json-view.js';
@@ -101,7 +102,7 @@ export function ResultView({
     const isError = result.isError === true;
     return (
       <div className={`tool-result${isError ? ' tool-result-error' : ''}`} data-is-error={isError ? 'true' : undefined}>
-        {isError ? <p className="result-flag">The tool reported an error:</p> : null}
+        {isError ? <p className="result-flag">{TOOL_REPORTED_AN_ERROR}</p> : null}
         {blocks.length === 0 && structured === undefined ? <p className="muted">No content.</p> : null}
         {blocks.map((block, index) => (
           <ContentBlock key={index} block={block} headingLevel={headingLevel} serverId={serverId} />

@@ -61,6 +61,12 @@ export function refusedRequestsWords(count: number, serverName: string): string 
     : `The ${count} model requests from ${serverName} that waited in the Inbox were answered as refused.`;
 }
 
+/**
+ * What the choices say of one the arrow keys checked and that is not saved yet: how to save it, and
+ * that leaving the choices saves it as well.
+ */
+const NOT_SAVED_WORDS = 'Not saved yet: press Space to save this choice. Leaving the choices saves it too.';
+
 /** The modes, the one that lets most through last. */
 const MODES: Array<{ mode: SamplingPolicy['mode']; label: string; hint: string }> = [
   { mode: 'ask', label: 'Ask me first', hint: 'Each request waits in the inbox; you may edit it or pick the model.' },
@@ -121,6 +127,7 @@ export function SamplingPolicyField({
   // click is saved at once.
   const [pending, setPending] = useState<SamplingPolicy['mode'] | undefined>(undefined);
   const arrowed = useRef(false);
+  const options = useRef<HTMLDivElement>(null);
   const { confirm, announce } = useDesk();
   // Its model requests waiting in the Inbox: Refuse answers them as refused, so the person is told first.
   const waiting = useWaitingRequests(serverId);
@@ -148,6 +155,9 @@ export function SamplingPolicyField({
       askingNow.current = false;
       setAsking(false);
       setPending(undefined);
+      // The dialog gives the focus back to what had it when it opened: the page itself when leaving
+      // the choices opened it. It goes to the choice as it stands now, saved or kept.
+      options.current?.querySelector<HTMLInputElement>(`input[value="${agreed ? mode : current.mode}"]`)?.focus();
       if (!agreed) return;
     } else setPending(undefined);
     onChange({ mode, reviewCompletion: current.reviewCompletion });
@@ -166,6 +176,8 @@ export function SamplingPolicyField({
     if (refusedNow) announce(refusedRequestsWords(refused, serverName));
   }, [refusedNow, refused, serverName, announce]);
   const shown = pending ?? current.mode;
+  // A choice the arrow keys checked, not saved yet (nor asked about).
+  const unsaved = pending !== undefined && pending !== current.mode && !asking;
   // Once the providers are known: with none, no model can take a request the policy lets through.
   // No provider, or none that lists a model: either way no model runs a request.
   const noProvider = useDeskState((state) => state.ready && !anyModel(state.providers));
@@ -181,6 +193,7 @@ export function SamplingPolicyField({
       </legend>
       <div
         className="policy-options"
+        ref={options}
         onKeyDown={(event) => {
           // While the card closes, an arrow key neither checks another choice nor moves to it.
           if (closing && /^Arrow/.test(event.key)) return event.preventDefault();
@@ -250,11 +263,12 @@ export function SamplingPolicyField({
         />
         <label htmlFor={`${group}-review`}>Review answers before they go back</label>
       </div>
-      {pending !== undefined && pending !== current.mode && !asking ? (
-        <p className="muted small-text policy-pending" aria-live="polite">
-          Not saved yet: press Space to save this choice, or move on from the choices.
-        </p>
-      ) : refusedNow ? (
+      {/* Always there, its words set and cleared: a screen reader says what changes in a live region,
+          not the words of one that comes with them. */}
+      <p className="muted small-text policy-pending" aria-live="polite">
+        {unsaved ? NOT_SAVED_WORDS : null}
+      </p>
+      {unsaved ? null : refusedNow ? (
         <p className="muted small-text policy-saved">Saved. {refusedRequestsWords(refused, serverName)}</p>
       ) : saved ? (
         <p className="muted small-text policy-saved">Saved.</p>

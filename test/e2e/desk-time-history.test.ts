@@ -282,11 +282,11 @@ describe('the Desk’s time, notifications and History, in headless Chromium aga
           steps.map(([status, text]) => [status, /Waiting for your answer in the Inbox/.test(text ?? '')])
         ),
       [
-        ['working', false],
-        ['working', true],
+        ['Asked', false],
+        ['Waiting for you', true],
         ['completed', false]
       ],
-      'the timeline says what the server was told: at first working, then waiting on the person'
+      'the timeline says what happened: asked (not Taskdesk’s words for every new task), then waiting on the person'
     );
     // Its end said in a badge as the entry's badge says it: the person wrote the reply.
     assert.equal(await detail.locator('.timeline li').last().locator('[data-status]').textContent(), 'Answered');

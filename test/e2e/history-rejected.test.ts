@@ -83,9 +83,18 @@ describe('History of a rejected model answer and a rejected model request, in he
     const meta = (await detail.locator('.meta').first().textContent()) ?? '';
     assert.match(meta, /Rejected · You rejected the model’s answer; its server did not get it\.$/);
     assert.doesNotMatch(meta, /User rejected sampling request/, 'the protocol’s words are not the person’s');
-    // Its end in a badge, as the step before it shows its status, and the entry's own badge says it.
+    // Its end in a badge, as the steps before it show theirs (its arrival and its waits on the
+    // person in words), and the entry's own badge says it.
     const steps = detail.locator('.timeline li');
-    assert.equal(await steps.first().locator('[data-status]').textContent(), 'Working');
+    assert.deepEqual(
+      await steps.evaluateAll((items) =>
+        items.map(
+          (item) =>
+            item.querySelector('[data-status]')?.textContent ?? item.querySelector('.timeline-label')?.textContent
+        )
+      ),
+      ['Asked', 'Waiting for you', 'Working', 'Waiting for you', 'Rejected']
+    );
     const last = steps.last();
     const badge = last.locator('[data-status]');
     assert.equal(await badge.textContent(), 'Rejected', 'not “Failed”');

@@ -6,6 +6,10 @@ import { InMemoryKeyStore } from '../../app/sampling/key-store.js';
 import { inboxHolds, nextEvent, peerServer, type PeerServer } from '../support/host-fixture.js';
 import { startDesk, type DeskFixture } from './desk-fixture.js';
 import { openServerSettings } from './server-settings.js';
+import { recordHeard } from './live-region.js';
+
+/** What the choices say of one arrowed to and not yet saved. */
+const NOT_SAVED = 'Not saved yet: press Space to save this choice. Leaving the choices saves it too.';
 
 describe('Refuse chosen while model requests of the server wait in the Inbox', () => {
   const peer: PeerServer = peerServer('refuse-peer');
@@ -164,6 +168,62 @@ describe('Refuse chosen while model requests of the server wait in the Inbox', (
     await saved;
     await policy.getByText('Saved.', { exact: true }).waitFor();
     assert.equal((await d.fixture.host.call('sampling.getPolicy', { serverId: 'p' })).mode, 'refuse');
+    assert.deepEqual(d.pageErrors, []);
+  });
+
+  it('by keyboard: says a choice not saved yet as it changes, and Escape on the question gives the focus back to the choices', async () => {
+    await d.fixture.host.call('sampling.setPolicy', { serverId: 'p', policy: { mode: 'ask', reviewCompletion: true } });
+    const asked = peer.server
+      .request(
+        {
+          method: 'sampling/createMessage',
+          params: { messages: [{ role: 'user', content: { type: 'text', text: 'Arrowed past' } }], maxTokens: 10 }
+        },
+        CreateMessageResultSchema
+      )
+      .then(
+        () => 'answered',
+        (error: Error) => error.message
+      );
+    const card = page.locator('[data-server-id="p"]');
+    const policy = card.locator('fieldset.policy');
+    await policy.getByText('1 model request from Server p waits in the Inbox: Refuse turns it down now.').waitFor();
+    const ask = policy.getByRole('radio', { name: 'Ask me first' });
+    const refuse = policy.getByRole('radio', { name: 'Refuse' });
+    assert.equal(await ask.isChecked(), true);
+
+    // The arrow checks Refuse without saving it: a screen reader hears that, and how to save it.
+    await recordHeard(page);
+    await ask.focus();
+    await page.keyboard.press('ArrowDown');
+    assert.equal(await refuse.isChecked(), true);
+    await page.waitForFunction((words) => (window as unknown as { heard: string[] }).heard.includes(words), NOT_SAVED);
+    await policy.getByText(NOT_SAVED, { exact: true }).waitFor();
+
+    // Leaving the choices saves it, asking first; Escape keeps what was saved, the focus on its choice, not the page.
+    await page.keyboard.press('Tab');
+    const dialog = page.getByRole('dialog');
+    await dialog.getByRole('button', { name: 'Refuse it', exact: true }).waitFor();
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'hidden' });
+    await policy.locator('input[type="radio"][value="ask"]:checked').waitFor();
+    await page.waitForFunction(() =>
+      document.activeElement?.matches('[data-server-id="p"] fieldset.policy input[type="radio"][value="ask"]')
+    );
+    assert.equal((await d.fixture.host.call('sampling.getPolicy', { serverId: 'p' })).mode, 'ask');
+    assert.equal(await policy.getByText(NOT_SAVED).count(), 0, 'nothing waits to be saved');
+
+    // By Space, agreed: saved, the focus on Refuse.
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('Space');
+    await dialog.getByRole('button', { name: 'Refuse it', exact: true }).click();
+    await policy
+      .getByText('Saved. The model request from Server p that waited in the Inbox was answered as refused.')
+      .waitFor();
+    await page.waitForFunction(() =>
+      document.activeElement?.matches('[data-server-id="p"] fieldset.policy input[type="radio"][value="refuse"]')
+    );
+    assert.match(await asked, /Taskdesk withdrew this request/);
     assert.deepEqual(d.pageErrors, []);
   });
 });

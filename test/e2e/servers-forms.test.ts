@@ -214,7 +214,7 @@ describe('the Servers screen: adding, editing and importing servers', () => {
     await card.getByRole('radio', { name: 'Ask me first' }).focus();
     await page.keyboard.press('ArrowUp');
     assert.equal(await card.getByRole('radio', { name: 'Run without asking' }).isChecked(), true);
-    await card.getByText('Not saved yet: press Space to save this choice, or move on from the choices.').waitFor();
+    await card.getByText('Not saved yet: press Space to save this choice. Leaving the choices saves it too.').waitFor();
     await page.keyboard.press('ArrowUp');
     assert.equal(await refuse.isChecked(), true);
     assert.equal((await host.call('sampling.getPolicy', { serverId: 'second' })).mode, 'ask', 'nothing saved yet');

@@ -106,13 +106,14 @@ describe('the task history through the host API', () => {
     const detail = await restarted.dispatch('history.get', { id: `received:${answered.task.taskId}` });
     assert.ok(detail.ok);
     assert.deepEqual(detail.result.result, { action: 'accept', content: { name: 'Ada' } });
-    // Every status message the server was told is a step: the one of a new task, then the Inbox's.
+    // Every status message the server was told is a step, said as what happened: the new task's
+    // (Taskdesk's words for every task it makes) as its arrival, then the Inbox's as a wait on you.
     assert.deepEqual(
-      detail.result.timeline.map((step) => [step.status, step.message]),
+      detail.result.timeline.map((step) => [step.status, step.label, step.message]),
       [
-        ['working', 'Taskdesk is working on the request.'],
-        ['working', 'Waiting for your answer in the Inbox'],
-        ['completed', undefined]
+        ['working', 'Asked', undefined],
+        ['working', 'Waiting for you', 'Waiting for your answer in the Inbox'],
+        ['completed', undefined, undefined]
       ]
     );
 
@@ -260,7 +261,7 @@ describe('the task history through the host API', () => {
       question.timeline.map((step) => [step.label ?? step.status, step.message]),
       [
         ['Asked', undefined],
-        ['input_required', 'Waiting for your answer in the Inbox'],
+        ['Waiting for you', 'Waiting for your answer in the Inbox'],
         ['completed', 'You answered']
       ]
     );

@@ -652,7 +652,7 @@ describe('TaskHistory', () => {
         declined.timeline.map((step) => [step.at, step.label ?? step.status, step.message]),
         [
           ['2026-06-01T00:00:01.000Z', 'Asked', undefined],
-          ['2026-06-01T00:00:01.000Z', 'input_required', 'Waiting for your answer in the Inbox'],
+          ['2026-06-01T00:00:01.000Z', 'Waiting for you', 'Waiting for your answer in the Inbox'],
           ['2026-06-01T00:00:03.000Z', 'completed', 'You declined']
         ],
         'asked, then waiting on you (a wait said twice is one step), then how you answered'
@@ -989,6 +989,58 @@ describe('TaskHistory', () => {
       assert.deepEqual(ids({ status: 'waiting' }), []);
       assert.deepEqual(ids({ text: 'waiting for you' }), []);
       assert.equal(history.get('received:s1')?.waitsOnYou, undefined);
+      history.close();
+    });
+
+    it('says a received task’s steps as what happened: asked, waiting for you, and a Cancel in Taskdesk once', () => {
+      const { history } = fresh();
+      const at = (second: number) => `2026-06-01T00:00:0${second}.000Z`;
+      const step = (
+        taskId: string,
+        second: number,
+        task: Partial<TaskRecord['task']>,
+        extra: Partial<TaskRecord> = {}
+      ) => history.recordReceived(taskId, received(taskId, { lastUpdatedAt: at(second), ...task }, extra));
+      const steps = (id: string) =>
+        history.get(id)!.timeline.map((each) => [each.at, each.status, each.label, each.message]);
+      // Made with the receiver's words for every new task, then waiting in the Inbox, then cancelled
+      // by the person on the Tasks screen.
+      step('q1', 0, { statusMessage: 'Taskdesk is working on the request.' });
+      step('q1', 1, { statusMessage: 'Waiting for your answer in the Inbox' });
+      step(
+        'q1',
+        2,
+        { status: 'cancelled', statusMessage: 'Cancelled by the user in Taskdesk.' },
+        { notes: [{ cancelledBy: 'you' }] }
+      );
+      const cancelled = history.get('received:q1')!;
+      assert.equal(cancelled.cancelledBy, 'you');
+      assert.equal(cancelled.statusMessage, undefined, 'its badge says "Cancelled by you": not said again');
+      assert.deepEqual(steps('received:q1'), [
+        [at(0), 'working', 'Asked', undefined],
+        [at(1), 'working', 'Waiting for you', 'Waiting for your answer in the Inbox'],
+        [at(2), 'cancelled', undefined, undefined]
+      ]);
+      HistoryEntrySchema.parse(cancelled);
+
+      // Cancelled by the person's act, in its words: said, for they tell what the person did.
+      step('q2', 0, { statusMessage: 'Taskdesk is working on the request.' });
+      step(
+        'q2',
+        1,
+        { status: 'cancelled', statusMessage: 'You disconnected Alpha before it was answered' },
+        { notes: [{ cancelledBy: 'you' }] }
+      );
+      assert.equal(history.get('received:q2')!.statusMessage, 'You disconnected Alpha before it was answered');
+
+      // A model request run without asking: asked, then what the model does, said in its own words.
+      const sampling = { messages: [{ role: 'user', content: { type: 'text', text: 'Plan the week' } }], maxTokens: 5 };
+      step('s1', 0, { statusMessage: 'Taskdesk is working on the request.' }, { kind: 'sampling', request: sampling });
+      step('s1', 1, { statusMessage: 'm is writing the answer.' }, { kind: 'sampling', request: sampling });
+      assert.deepEqual(steps('received:s1'), [
+        [at(0), 'working', 'Asked', undefined],
+        [at(1), 'working', undefined, 'm is writing the answer.']
+      ]);
       history.close();
     });
 

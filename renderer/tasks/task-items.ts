@@ -1,3 +1,4 @@
+import { TOOL_REPORTED_AN_ERROR } from '../../app/contract/tool-error-words.js';
 import type { InboundTask, InboxItem, OutboundTaskView, ServerView } from '../../app/contract/host-api.js';
 import { answerNotFetched, type NotFetched } from './unfetched-answer.js';
 import { isRejectedSampling } from '../../app/contract/rejected-sampling.js';
@@ -172,7 +173,8 @@ export function itemOutcome(item: TaskItem): OutcomeLine {
     : [];
   const text = content.find((block) => block.type === 'text' && typeof block.text === 'string')?.text as
     string | undefined;
-  const flag = outcome.result.isError === true ? 'Tool error: ' : '';
+  // In the words its detail says it with, above the whole result.
+  const flag = outcome.result.isError === true ? `${TOOL_REPORTED_AN_ERROR} ` : '';
   if (text !== undefined) return { before: flag, markdown: truncate(text, OUTCOME_TEXT_LIMIT), after: '' };
   return `${flag}[${content.map((block) => asText(block.type, '?')).join(', ') || 'no'} content]`;
 }

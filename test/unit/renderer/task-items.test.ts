@@ -513,4 +513,18 @@ describe('the Tasks screen’s rows', () => {
     );
     assert.equal(why([stdio({ status: 'ready', readySince: later })], []), undefined);
   });
+
+  it('says a tool’s error result in its row as its detail says it', () => {
+    const item = requestedItem(
+      requested({
+        state: 'completed',
+        outcome: {
+          type: 'result',
+          result: { content: [{ type: 'text', text: 'disk full' }], isError: true },
+          fetchedAt: at
+        }
+      })
+    );
+    assert.deepEqual(itemOutcome(item), { before: 'The tool reported an error: ', markdown: 'disk full', after: '' });
+  });
 });

@@ -51,6 +51,7 @@ import type { CallOrigin } from '../../app/contract/plain-calls.js';
 import { LiveWriting } from './live-writing.js';
 import { notFetchedNote } from './unfetched-answer.js';
 import { toolTaskWait } from '../tools/task-wait.js';
+import { cancelButtonWords } from './cancel-words.js';
 
 /** What the detail shows, from the live task or (once it left the task store) its History entry. */
 interface Shown {
@@ -330,6 +331,8 @@ export function TaskDetail({
   };
   const progress = outbound?.progress;
   const forgetting = useFailure();
+  /** The person forgot the task here: the detail, now its History entry's, says so rather than "expired or was forgotten". */
+  const [forgot, setForgot] = useState(false);
   /**
    * Forgets an ended tool-call task (as the Tools screen's Forget does): it leaves this list, and
    * the detail goes on showing its History entry, with the focus on its title.
@@ -340,6 +343,7 @@ export function TaskDetail({
     const { outboundId, serverId, toolName } = outbound;
     void client.call('outbound.forget', { outboundId }).then(
       () => {
+        setForgot(true);
         store.apply('outbound.changed', { type: 'removed', outboundId, serverId });
         heading.current?.focus();
         announce(`Forgot the ${toolName} task; History keeps it.`);
@@ -388,7 +392,11 @@ export function TaskDetail({
               'a call without a task'
             )}
             {shown.ranRequest ? ` · ${CHANGED_BEFORE_IT_RAN}` : null}
-            {!item ? ' · kept in History (the task itself has expired or was forgotten)' : null}
+            {!item
+              ? forgot
+                ? ' · kept in History (you forgot the task itself)'
+                : ' · kept in History (the task itself has expired or was forgotten)'
+              : null}
           </p>
           <CallOriginLine origin={shown.origin} />
           <div className="detail-status">
@@ -510,8 +518,9 @@ export function TaskDetail({
                   Check now
                 </button>
               ) : null}
+              {/* A received task's, as its row names it: what it ends, and that it asks first. */}
               <button type="button" onClick={() => onCancel(item)}>
-                Cancel task
+                {item.direction === 'received' ? cancelButtonWords(item.kind) : 'Cancel task'}
               </button>
             </div>
           ) : outbound ? (

@@ -31,6 +31,7 @@ import { CHANGED_BY_YOU } from './sent-and-ran-request.js';
 import { BY_THE_ASSISTANT } from '../components/call-origin.js';
 import { LiveWriting } from './live-writing.js';
 import { notFetchedLine, type NotFetched } from './unfetched-answer.js';
+import { cancelButtonWords } from './cancel-words.js';
 
 /** The columns of the Tasks table, in order. */
 export const TASK_COLUMNS = ['Task', 'Kind', 'Server', 'Status', 'Created', 'Kept', 'Outcome'] as const;
@@ -188,8 +189,9 @@ export const TaskRow = memo(function TaskRow({
           Details
         </button>
         {item.running ? (
+          // A received task's says what it ends ("Cancel question…"), and asks first (see `cancelReceivedAsk`).
           <button type="button" className="small" aria-label={`Cancel ${name}`} onClick={() => onCancel(item)}>
-            Cancel
+            {cancelButtonWords(item.kind)}
           </button>
         ) : null}
         <ActionError className="compact" failure={failure} onDismiss={() => onDismiss(item.key)} />

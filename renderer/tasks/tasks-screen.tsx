@@ -28,9 +28,22 @@ import {
 import { TASK_COLUMNS, TaskRow, WIDE_ONLY_COLUMNS } from './task-row.js';
 import { useUnloadedWords } from '../components/unloaded-words.js';
 import type { NotFetched } from './unfetched-answer.js';
+import { cancelReceivedAsk, receivedCancelledWords, toolCancelledWords } from './cancel-words.js';
+import { useFailuresSaid } from './use-failures-said.js';
 
 /** A row's height before it is measured. */
 const ESTIMATED_ROW_PX = 56;
+
+/** A row, and how far from the window's top it was (undefined: not known). */
+interface RowPlace {
+  key: string;
+  top: number | undefined;
+}
+
+/** A column's class, by which styles.css gives it its width: `column-task`, `column-kept`… */
+function columnClass(title: (typeof TASK_COLUMNS)[number]): string {
+  return `column-${title.toLowerCase()}`;
+}
 
 /** The count line's words: how many tasks there are, and while a filter is set, how many of them match it. */
 function countOf(matching: number, total: number, filtered: boolean): string {
@@ -58,7 +71,7 @@ export function TasksScreen({
   /** Told the detail kept while another screen is shown, for the Desk's Tasks link (see `useKeptDetail`). */
   keptDetail?: KeptDetailSlot;
 }) {
-  const { client, store, announce } = useDesk();
+  const { client, store, announce, confirm } = useDesk();
   const tasks = useDeskState((state) => state.tasks);
   const outbound = useDeskState((state) => state.outbound);
   const live = useDeskState((state) => state.live);
@@ -95,9 +108,20 @@ export function TasksScreen({
   const notFetched = useMemo(() => notFetchedTasks(inbox, servers), [inbox, servers]);
   const shown = useMemo(() => all.filter((item) => matchesTask(item, filter, waiting)), [all, filter, waiting]);
   const filtered = anyFilterSet(filter);
+  useFailuresSaid(all, active);
+  /**
+   * The row whose Details opened the detail, and how far down the window it was: the detail
+   * opens at the top of the screen, and its Close puts the row back where the person left it.
+   */
+  const opened = useRef<RowPlace | undefined>(undefined);
   const open = useCallback((key: string) => {
+    const row = document.querySelector(`tr[data-task-key="${CSS.escape(key)}"]`);
+    opened.current = row ? { key, top: row.getBoundingClientRect().top } : undefined;
     location.hash = taskDetailHref(key);
   }, []);
+  /** The row a closed detail gives the focus back to (see `VirtualRows`), once the list has it in sight. */
+  const [backTo, setBackTo] = useState<RowPlace | undefined>(undefined);
+  const backDone = useCallback(() => setBackTo(undefined), []);
   /** Whether a task is still in the list (not expired nor forgotten): its detail kept only so. */
   const listed = (key: string) => {
     const id = key.slice(key.indexOf(':') + 1);
@@ -127,11 +151,15 @@ export function TasksScreen({
     if (detailKey !== undefined || key === undefined) return;
     const byClose = closed.current !== undefined;
     closed.current = undefined;
+    const place = opened.current?.key === key ? opened.current : undefined;
+    opened.current = undefined;
     // After Back, only a focus the closed detail held (now on the page) goes back to the row.
     const focus = document.activeElement;
     if (!byClose && focus && focus !== document.body && document.contains(focus)) return;
-    const row = document.querySelector(`tr[data-task-key="${CSS.escape(key)}"]`);
-    (row?.querySelector<HTMLElement>('button') ?? document.getElementById('heading-tasks'))?.focus();
+    // The row may be far down the list, not drawn while the detail showed the top of the screen:
+    // the list scrolls back to it, and its Details takes the focus (see `VirtualRows`).
+    if (shown.some((item) => item.key === key)) setBackTo({ key, top: place?.top });
+    else document.getElementById('heading-tasks')?.focus();
   }, [detailKey]);
   /**
    * A task whose Cancel was pressed in its row, and the row's place in the list: should the
@@ -149,8 +177,11 @@ export function TasksScreen({
     (next: TaskFilterInputs) => {
       countChanged();
       setFilter(next);
+      // The count line is quiet with no filter set (see `FilterCount` below): the count the
+      // person's change brings, every task, is said here.
+      if (filtered && !anyFilterSet(next)) announce(unloaded ?? countOf(all.length, all.length, false));
     },
-    [countChanged]
+    [countChanged, filtered, announce, unloaded, all.length]
   );
   /** Every filter back to any; the focus, which was on the button that goes, on the count of the tasks. */
   const clearFilters = useCallback(() => {
@@ -160,7 +191,14 @@ export function TasksScreen({
   }, [announce, unloaded, all.length, countCleared]);
   useLayoutEffect(() => {
     const cancelled = cancelledRow.current;
-    if (!cancelled || shown.some((item) => item.key === cancelled.key)) return;
+    if (!cancelled) return;
+    const still = shown.find((item) => item.key === cancelled.key);
+    if (still) {
+      // Ended, and still matched: nothing more to do. Kept, it would take the row's going for
+      // another reason later (Forget this task, its end of time) for this cancel's.
+      if (!still.running) cancelledRow.current = undefined;
+      return;
+    }
     cancelledRow.current = undefined;
     const focus = document.activeElement;
     if (focus && focus !== document.body && document.contains(focus)) return;
@@ -169,8 +207,30 @@ export function TasksScreen({
     (row?.querySelector<HTMLElement>('button') ?? countLine.current)?.focus();
     announce('The cancelled task no longer matches the filter.');
   }, [shown, announce]);
-  const cancel = useCallback(
-    (item: TaskItem) => {
+  const cancelTask = useCallback(
+    async (item: TaskItem) => {
+      // A task a server gave Taskdesk ends for that server, which gets no answer, and cannot be
+      // brought back: asked first, in the confirmation other such acts use (Forget of a running
+      // task, Remove of a provider). Not the Inbox's undo window: that holds an answer to an Inbox
+      // item (`inbox.hold`), and this ends the task itself, which may have no item there at all
+      // (a model request whose reply is being written).
+      if (item.inbound) {
+        const ask = cancelReceivedAsk(item.inbound, waitsOnYou(item, waiting));
+        const agreed = await confirm({
+          title: ask.title,
+          body: (
+            <>
+              {ask.body.map((line) => (
+                <p key={line}>{line}</p>
+              ))}
+            </>
+          ),
+          confirmLabel: ask.confirmLabel,
+          cancelLabel: ask.cancelLabel,
+          danger: true
+        });
+        if (!agreed) return;
+      }
       dismiss(item.key);
       const index = shown.findIndex((candidate) => candidate.key === item.key);
       if (index !== -1 && document.activeElement?.closest(`tr[data-task-key="${CSS.escape(item.key)}"]`))
@@ -178,11 +238,12 @@ export function TasksScreen({
       const done = item.outbound
         ? client.call('outbound.cancel', { outboundId: item.outbound.outboundId }).then((view) => {
             store.apply('outbound.changed', { type: 'changed', task: view });
+            return toolCancelledWords(view.toolName, view.serverName, view.state);
           })
-        : client.call('tasks.cancel', { taskId: item.taskId });
+        : client.call('tasks.cancel', { taskId: item.taskId }).then(() => receivedCancelledWords(item.inbound!));
       void done.then(
-        () => {
-          announce('Task cancelled.');
+        (words) => {
+          announce(words);
           // The row's Cancel goes once the task has ended: its Details (first) keeps the focus in the row.
           const row = document.querySelector(`tr[data-task-key="${CSS.escape(item.key)}"]`);
           const focus = document.activeElement;
@@ -199,8 +260,9 @@ export function TasksScreen({
         }
       );
     },
-    [client, store, announce, dismiss, shown]
+    [client, store, announce, confirm, dismiss, shown, waiting]
   );
+  const cancel = useCallback((item: TaskItem) => void cancelTask(item), [cancelTask]);
   return (
     <>
       <h2 id="heading-tasks" tabIndex={-1} ref={headingRef}>
@@ -231,8 +293,10 @@ export function TasksScreen({
       ) : null}
       {/* Escape in an empty Search closes an open detail too, the focus back on its row's Details. */}
       <TaskFilters filter={filter} onChange={changeFilter} onEscape={detailKey ? close : undefined} known={all} />
+      {/* With no filter set, the count changes as tasks come and go, which is no news ("48 tasks",
+          "49 tasks"): the count line says it only while a filter is set ("3 of 47 tasks match"). */}
       <FilterCount
-        count={count}
+        count={filtered ? count : { ...count, live: 'off' }}
         words={countWords}
         className="tasks-count"
         filtered={filtered}
@@ -243,12 +307,18 @@ export function TasksScreen({
           <caption className="sr-only">Tasks</caption>
           <thead>
             <tr>
+              {/* Each column's width is its header's (styles.css, `table.tasks`), not its rows': the
+                  rows drawn change as the page scrolls, and the columns must not move with them. */}
               {TASK_COLUMNS.map((title) => (
-                <th scope="col" key={title} className={WIDE_ONLY_COLUMNS.has(title) ? 'wide-only' : undefined}>
+                <th
+                  scope="col"
+                  key={title}
+                  className={`${columnClass(title)}${WIDE_ONLY_COLUMNS.has(title) ? ' wide-only' : ''}`}
+                >
                   {title}
                 </th>
               ))}
-              <th scope="col">
+              <th scope="col" className="column-actions">
                 <span className="sr-only">Actions</span>
               </th>
             </tr>
@@ -263,6 +333,8 @@ export function TasksScreen({
               live={live}
               openKey={detailKey}
               scrollPlace={returned?.scrollY ?? 0}
+              backTo={backTo}
+              onBack={backDone}
               failures={failures}
               onOpen={open}
               onCancel={cancel}
@@ -285,6 +357,8 @@ function VirtualRows({
   live,
   openKey,
   scrollPlace,
+  backTo,
+  onBack,
   failures,
   onOpen,
   onCancel,
@@ -301,6 +375,10 @@ function VirtualRows({
   openKey: string | undefined;
   /** Where the page is scrolled to as the rows come (the screen shows): its top, or where a kept detail was read. */
   scrollPlace: number;
+  /** The row a detail closed gives the focus back to: scrolled to where it was (its `top`), or into sight. */
+  backTo: RowPlace | undefined;
+  /** `backTo` was seen to. */
+  onBack: () => void;
   failures: Record<string, Failure>;
   onOpen: (key: string) => void;
   onCancel: (item: TaskItem) => void;
@@ -325,15 +403,55 @@ function VirtualRows({
     // or with the detail it kept where the person left it.
     initialOffset: scrollPlace
   });
+  /**
+   * The row whose Details is to take the focus once it is drawn (see `backTo`), and where the
+   * focus was as the detail closed (the page, or Search, whose Escape closed it).
+   */
+  const focusDue = useRef<{ key: string; from: Element | null } | undefined>(undefined);
+  useLayoutEffect(() => {
+    if (!backTo) return;
+    onBack();
+    const index = items.findIndex((item) => item.key === backTo.key);
+    const measured = virtualizer.measurementsCache[index];
+    const top = body.current && body.current.getBoundingClientRect().top + window.scrollY;
+    if (!measured || top === null) {
+      document.getElementById('heading-tasks')?.focus();
+      return;
+    }
+    // Where the row is on the page now the detail has gone: the list's own top read afresh (the
+    // virtualizer's `scrollMargin` is still the one the detail above it made).
+    const rowTop = top + measured.start - virtualizer.options.scrollMargin;
+    const inSight = rowTop >= window.scrollY && rowTop + measured.size <= window.scrollY + window.innerHeight;
+    const to =
+      backTo.top !== undefined
+        ? rowTop - backTo.top
+        : inSight
+          ? window.scrollY
+          : rowTop - (window.innerHeight - measured.size) / 2;
+    focusDue.current = { key: backTo.key, from: document.activeElement };
+    virtualizer.scrollToOffset(Math.max(0, to));
+  }, [backTo]);
   const rows = virtualizer.getVirtualItems();
+  // Once drawn, the row's Details takes the focus, unless the person put it somewhere meanwhile.
+  useLayoutEffect(() => {
+    const due = focusDue.current;
+    const details =
+      due && body.current?.querySelector<HTMLElement>(`tr[data-task-key="${CSS.escape(due.key)}"] button`);
+    if (!due || !details) return;
+    focusDue.current = undefined;
+    const focus = document.activeElement;
+    if (focus === due.from || !focus || focus === document.body || !document.contains(focus))
+      details.focus({ preventScroll: true });
+  });
   const before = rows.length > 0 ? rows[0]!.start - margin : 0;
   const after = rows.length > 0 ? virtualizer.getTotalSize() - (rows.at(-1)!.end - margin) : 0;
-  const columns = TASK_COLUMNS.length + 1;
+  // The spacers are one cell each: one that spanned every column made the columns a narrow window
+  // leaves out (see WIDE_ONLY_COLUMNS) columns still, which took a share of the fixed layout's room.
   return (
     <tbody ref={body}>
       {before > 0 ? (
         <tr aria-hidden="true" className="spacer">
-          <td colSpan={columns} style={{ height: before, padding: 0, border: 0 }} />
+          <td style={{ height: before, padding: 0, border: 0 }} />
         </tr>
       ) : null}
       {rows.map((row) => {
@@ -358,7 +476,7 @@ function VirtualRows({
       })}
       {after > 0 ? (
         <tr aria-hidden="true" className="spacer">
-          <td colSpan={columns} style={{ height: after, padding: 0, border: 0 }} />
+          <td style={{ height: after, padding: 0, border: 0 }} />
         </tr>
       ) : null}
     </tbody>

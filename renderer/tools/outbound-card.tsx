@@ -9,7 +9,6 @@ import { toHostCallError } from '../host-client.js';
 import { useDesk, useDeskState } from '../shell/desk-context.js';
 import { askedWords } from '../components/waiting-questions.js';
 import { isTerminal } from '../store/task-status.js';
-import { statusLabel } from '../components/status-words.js';
 import { cancelledWords } from '../components/cancelled-words.js';
 import { TaskProgress } from '../components/progress-line.js';
 import { keptHold, type KeptHold } from '../components/kept-words.js';
@@ -22,23 +21,12 @@ import { HeldQuestionLine, toolTaskWait, useToolTaskWait } from './task-wait.js'
 import { checkedWords, standingWords } from '../tasks/checked-words.js';
 import { CheckedLine } from '../tasks/checked-line.js';
 import { foundStill, type CheckFound } from '../tasks/check-found.js';
+import { toolCancelledWords } from '../tasks/cancel-words.js';
 import { requestedTaskKey, taskDetailHref } from '../components/task-address.js';
 import { argumentsPreview } from '../../app/contract/request-preview.js';
 import { argumentsDescription, CallArguments } from './call-arguments.js';
 import { taskCardLabel } from './call-labels.js';
 import { RUN_AS_A_TASK, taskIdTitle } from '../components/related-task-words.js';
-
-/**
- * What the live region says once Cancel of a tool task is answered, naming its server as a plain
- * call's cancel does ("The call of ask on Server beta was cancelled."): "The slow task on Server a
- * was cancelled."; one that ended otherwise first, how, as its end is said elsewhere; one whose
- * server has not ended it yet, that it was asked to.
- */
-function cancelWords(toolName: string, serverName: string, state: OutboundTaskView['state']): string {
-  if (state === 'cancelled') return `The ${toolName} task on ${serverName} was cancelled.`;
-  if (isTerminal(state)) return `The ${toolName} task on ${serverName} ended: ${statusLabel(state).toLowerCase()}.`;
-  return `${serverName} was asked to cancel the ${toolName} task.`;
-}
 
 /** A message inside an error's data (`data.message`, or a string), when there is one. */
 function dataMessage(data: unknown): string | undefined {
@@ -115,7 +103,7 @@ export const OutboundCard = memo(function OutboundCard({ task }: { task: Outboun
         );
         announce(checkedWords({ before, after, ago: 'just now', what: `the ${task.toolName} task` }));
       } else {
-        announce(cancelWords(task.toolName, task.serverName, view.state));
+        announce(toolCancelledWords(task.toolName, task.serverName, view.state));
       }
     } catch (thrown) {
       const refused = toHostCallError(thrown);

@@ -313,6 +313,8 @@ describe('failed actions are shown by the action, in words, until dismissed or t
     const row = page.locator(`tr[data-task-key="received:${asked.task.taskId}"]`);
     await refuseOnce(page, 'tasks.cancel', 'The task store is closing.');
     await row.getByRole('button', { name: /^Cancel Question / }).click();
+    const agree = page.getByRole('dialog').getByRole('button', { name: 'Cancel question', exact: true });
+    await agree.click();
     const box = failureIn(row);
     await box.waitFor();
     assert.equal(
@@ -331,7 +333,8 @@ describe('failed actions are shown by the action, in words, until dismissed or t
     await failureIn(detail).getByRole('button', { name: 'Hide message' }).click();
     await box.waitFor({ state: 'hidden' });
     await page.unrouteAll({ behavior: 'wait' });
-    await detail.getByRole('button', { name: 'Cancel task' }).click();
+    await detail.getByRole('button', { name: 'Cancel question…' }).click();
+    await agree.click();
     await row.locator('[data-status="cancelled"]').waitFor();
     await detail.getByRole('button', { name: 'Close' }).click();
   });

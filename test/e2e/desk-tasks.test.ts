@@ -299,6 +299,11 @@ describe('the Tasks screen: received and requested tasks, filters, a detail view
       document.activeElement?.getAttribute('aria-label')?.startsWith('Details of Tool call slow')
     );
     await rows.askedMine.getByRole('button', { name: /^Cancel Question / }).click();
+    // A question its server gave ends for that server: asked first.
+    await page
+      .getByRole('dialog', { name: 'Cancel Server desk’s question?' })
+      .getByRole('button', { name: 'Cancel question', exact: true })
+      .click();
     await page.waitForFunction(() =>
       document.activeElement?.getAttribute('aria-label')?.startsWith('Details of Question')
     );
@@ -672,9 +677,7 @@ describe('the Tasks screen: received and requested tasks, filters, a detail view
     assert.equal((await forgotten).type, 'removed');
     await row(`requested:${outboundId}`).waitFor({ state: 'detached' });
     // The detail goes on with its History entry, the focus on its title.
-    await detail
-      .getByText('kept in History (the task itself has expired or was forgotten)', { exact: false })
-      .waitFor();
+    await detail.getByText('kept in History (you forgot the task itself)', { exact: false }).waitFor();
     assert.equal(await page.evaluate(() => document.activeElement?.id), 'task-detail-title');
     await detail.getByRole('button', { name: 'Close' }).click();
 
@@ -693,6 +696,7 @@ describe('the Tasks screen: received and requested tasks, filters, a detail view
     await row(`received:${first.task.taskId}`)
       .getByRole('button', { name: /^Cancel / })
       .click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Cancel question', exact: true }).click();
     await row(`received:${first.task.taskId}`).waitFor({ state: 'detached' });
     await page.waitForFunction(
       (key) => document.activeElement?.closest('tr')?.getAttribute('data-task-key') === key,

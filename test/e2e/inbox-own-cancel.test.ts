@@ -30,6 +30,11 @@ describe('a received task the person cancels while its request waits in the Inbo
     await page.locator('nav').getByRole('link', { name: 'Tasks', exact: true }).click();
     const row = page.locator(`tr[data-task-key="received:${taskId}"]`);
     await row.getByRole('button', { name: /^Cancel / }).click();
+    // Asked first (what the server is told, that it cannot be undone).
+    await page
+      .getByRole('dialog')
+      .getByRole('button', { name: /^Cancel (question|model request)$/ })
+      .click();
     await row.locator('.cancelled-by', { hasText: /^by you$/ }).waitFor();
     await page.locator('nav').getByRole('link', { name: 'Inbox', exact: true }).click();
   };
@@ -55,8 +60,9 @@ describe('a received task the person cancels while its request waits in the Inbo
     await cancelOnTasksScreen(page, created.task.taskId);
     await card.waitFor({ state: 'detached' });
     // Said once the card went (it names what it asked; its arrival did not).
-    await saidTimes(page, /Summarise the quarter for the board\./);
-    // Messages of one frame are said together (the Tasks screen's "Task cancelled." may join it).
+    await saidTimes(page, /Taskdesk withdrew Server a’s request for a model reply to “Summarise the quarter/);
+    // Messages of one frame are said together (the Tasks screen's "Cancelled Server a’s model
+    // request “…”." may join it).
     const heard = (await said(page)).filter((text) => text.includes('Summarise the quarter for the board.')).join(' ');
     assert.ok(
       heard.includes(
@@ -105,7 +111,7 @@ describe('a received task the person cancels while its request waits in the Inbo
 
     await cancelOnTasksScreen(page, created.task.taskId);
     await card.waitFor({ state: 'detached' });
-    await saidTimes(page, /Which dock for the crates\?/);
+    await saidTimes(page, /Taskdesk withdrew Server a’s question “Which dock for the crates\?”/);
     const heard = (await said(page)).filter((text) => text.includes('Which dock for the crates?')).join(' ');
     assert.ok(
       heard.includes(

@@ -341,7 +341,7 @@ export class Host {
             type: 'inbox.withdrawn',
             detail: {
               kind: item.kind,
-              ...questionOf(item),
+              ...questionOf(item, this.#secretValues.values()),
               relatedTaskId: item.relatedTaskId,
               reason,
               atArrival: true
@@ -418,7 +418,7 @@ export class Host {
             type: 'inbox.withdrawn',
             detail: {
               kind: item.kind,
-              ...questionOf(item),
+              ...questionOf(item, this.#secretValues.values()),
               ...(item.relatedTaskId !== undefined && { relatedTaskId: item.relatedTaskId }),
               ...(reason !== undefined && { reason })
             }
@@ -433,7 +433,7 @@ export class Host {
           type: 'inbox.answered',
           detail: {
             kind: item.kind,
-            ...questionOf(item),
+            ...questionOf(item, this.#secretValues.values()),
             action,
             ...(item.relatedTaskId !== undefined && { relatedTaskId: item.relatedTaskId }),
             ...(item.origin !== undefined && { origin: item.origin })
@@ -592,6 +592,7 @@ export class Host {
       this.#warn(keyStore.warning.message, keyStore.warning.movedTo);
     this.#servers = new ServerSettingsStore(this.#registry, keyStore);
     this.sampling = new SamplingSetup({
+      secretValues: () => this.#secretValues.values(),
       dir: config.dataDir,
       corruptDir,
       factory,
@@ -1627,11 +1628,11 @@ function redactedState(state: ConnectionState, config: ServerConfig): Connection
 }
 
 /** Which question an inbox item's audit entry is about, in a short line (never its answer). */
-function questionOf(item: Readonly<InboxItem>): { question?: string } {
+function questionOf(item: Readonly<InboxItem>, secrets: Iterable<string>): { question?: string } {
   // A review's request is what was approved, which may hold the person's own edits: never
   // quoted (its approval's entry named the server's question).
   if (item.kind === 'sampling-review') return {};
-  const question = questionPreview(item);
+  const question = questionPreview(item, secrets);
   return question === undefined ? {} : { question };
 }
 

@@ -34,6 +34,8 @@ export type ProviderSaveParams = z.output<typeof ProviderSaveSchema>;
 
 /** What the sampling setup is built from. */
 export interface SamplingSetupOptions {
+  /** The values Taskdesk holds as secrets: masked in the question a decision's audit entry quotes. */
+  secretValues?: () => Iterable<string>;
   dir: string;
   corruptDir: string;
   factory: JsonFileStoreFactory;
@@ -118,6 +120,7 @@ export class SamplingSetup {
       origin: options.origin,
       policyFor: (serverId) => this.policyFor(serverId),
       providerFailing: (providerId) => this.registry.failing(providerId),
+      ...(options.secretValues && { secretValues: options.secretValues }),
       audit: ({ at: _at, type, serverId, serverName, taskId, ...detail }) => {
         options.audit.record({
           type,

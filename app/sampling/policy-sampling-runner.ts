@@ -78,6 +78,8 @@ export interface PolicySamplingRunnerOptions {
    * to the person's order, as a provider's failing is not a decision to bill another.
    */
   providerFailing?: (providerId: string) => boolean;
+  /** The values Taskdesk holds as secrets: masked in the question a decision's entry quotes. */
+  secretValues?: () => Iterable<string>;
 }
 
 /** A model run made without asking that failed: which server asked, on which provider and model, and why. */
@@ -121,6 +123,11 @@ export class PolicySamplingRunner implements SamplingRunner {
   constructor(options: PolicySamplingRunnerOptions) {
     this.#options = options;
     this.#clock = options.clock ?? systemClock;
+  }
+
+  /** The secrets to mask in an entry's question (none unless the host gives them). */
+  #secrets(): Iterable<string> {
+    return this.#options.secretValues?.() ?? [];
   }
 
   async run(params: CreateMessageRequestParams, context: WorkContext): Promise<SamplingOutcome> {
@@ -228,16 +235,25 @@ export class PolicySamplingRunner implements SamplingRunner {
         // sends a person's reply, with no model run and no review (a person wrote it).
         if (!('error' in decision) && decision.decision === 'reply') {
           // Among the request's decisions, as an approval is; the audit holds no content.
-          this.#audit(context, 'sampling.request', 'written-by-you', answeredItem(context, params));
+          this.#audit(context, 'sampling.request', 'written-by-you', answeredItem(context, params, this.#secrets()));
           return writtenByPerson(context, decision);
         }
         if ('error' in decision || decision.decision !== 'approve')
-          return this.#notApproved(context, 'sampling.request', decision, choice, answeredItem(context, params));
+          return this.#notApproved(
+            context,
+            'sampling.request',
+            decision,
+            choice,
+            answeredItem(context, params, this.#secrets())
+          );
         const picked = sampler.choiceFor(decision.providerId, decision.model, drafted);
         if (!picked) {
           const gone = `The LLM provider "${decision.providerId}" is not configured.`;
           // The person's decision is said as any approval's is, then why nothing ran.
-          this.#audit(context, 'sampling.request', 'approved', { ...at(choice), ...answeredItem(context, params) });
+          this.#audit(context, 'sampling.request', 'approved', {
+            ...at(choice),
+            ...answeredItem(context, params, this.#secrets())
+          });
           this.#audit(context, 'sampling.llm', 'failed', { ...at(choice), reason: gone });
           if (!context.signal.aborted) {
             // Removed while the request waited (a provider that failed, replaced by another):
@@ -285,7 +301,7 @@ export class PolicySamplingRunner implements SamplingRunner {
           ...at(choice),
           reason: choice.reason,
           ...(edited && { changed }),
-          ...answeredItem(context, params)
+          ...answeredItem(context, params, this.#secrets())
         });
       } else {
         this.#audit(context, 'sampling.request', 'auto-approved', { ...at(choice), reason: choice.reason });
@@ -367,7 +383,13 @@ export class PolicySamplingRunner implements SamplingRunner {
       () => gate.reviewCompletion({ ...draft(), result }, context.signal)
     );
     if ('error' in review || review.decision !== 'approve')
-      return this.#notApproved(context, 'sampling.completion', review, choice, answeredItem(context, asked));
+      return this.#notApproved(
+        context,
+        'sampling.completion',
+        review,
+        choice,
+        answeredItem(context, asked, this.#secrets())
+      );
     context.annotate?.(answeredNote('approve'));
     const changed = changedParts(
       SAMPLING_RESULT_PARTS,
@@ -377,7 +399,7 @@ export class PolicySamplingRunner implements SamplingRunner {
     this.#audit(context, 'sampling.completion', changed.length > 0 ? 'approved-with-edits' : 'approved', {
       ...at(choice),
       ...(changed.length > 0 && { changed }),
-      ...answeredItem(context, asked)
+      ...answeredItem(context, asked, this.#secrets())
     });
     // An answer cut off (the token limit, the content filter) that the person rewrote is whole
     // now: its server is not told it was cut off, unless the person set the reason themselves.
@@ -503,8 +525,12 @@ type AnsweredItem = Pick<SamplingAuditEvent, 'question' | 'relatedTaskId'>;
  * wrote (so a review, whose request may hold their edits, quotes none), and the task of
  * Taskdesk's it was asked for.
  */
-function answeredItem(context: WorkContext, params?: CreateMessageRequestParams): AnsweredItem {
-  const question = params && questionPreview({ kind: 'sampling-approval', request: params });
+function answeredItem(
+  context: WorkContext,
+  params: CreateMessageRequestParams | undefined,
+  secrets: Iterable<string>
+): AnsweredItem {
+  const question = params && questionPreview({ kind: 'sampling-approval', request: params }, secrets);
   return {
     ...(question !== undefined && { question }),
     ...(context.relatedTaskId !== undefined && { relatedTaskId: context.relatedTaskId })

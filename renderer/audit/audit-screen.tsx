@@ -168,8 +168,10 @@ export function AuditScreen({
           const olderAsked = showingOlder.current;
           if (olderAsked && !read.again) {
             showingOlder.current = undefined;
-            // The count line above the table says how many it shows now.
             const older = found.length > limit;
+            // The count line above the table says how many it shows now; with no filter set it is
+            // quiet (see below), and what Show more brought is said here.
+            if (!narrowed(asking)) announce(shownWords(Math.min(found.length, limit), older, false));
             // The button is gone when nothing older is left, or at the most the screen shows: the
             // focus goes to the line that says so rather than to the page.
             const gone = !older || limit >= AUDIT_MOST_SHOWN;
@@ -264,7 +266,9 @@ export function AuditScreen({
       <ActionError failure={exporting.failure} onDismiss={exporting.clear} />
       <ActionError failure={readFailure.failure} onDismiss={readFailure.clear} />
       <FilterCount
-        count={count}
+        // Quiet with no filter set, as the Tasks screen's: each new entry changed it, and it said
+        // the whole log's count again ("Showing the newest 38 entries…"), which is no news.
+        count={narrowed(toParams(filter)) ? count : { ...count, live: 'off' }}
         words={countWords}
         className="audit-count"
         filtered={narrowed(toParams(filter))}

@@ -1,3 +1,4 @@
+import { isTerminal } from '../store/task-status.js';
 import { useWindowVirtualizer } from '@tanstack/react-virtual';
 import { useCallback, useLayoutEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import { failureOf, type Failure } from '../components/action-error.js';
@@ -108,7 +109,9 @@ export function TasksScreen({
   const notFetched = useMemo(() => notFetchedTasks(inbox, servers), [inbox, servers]);
   const shown = useMemo(() => all.filter((item) => matchesTask(item, filter, waiting)), [all, filter, waiting]);
   const filtered = anyFilterSet(filter);
-  useFailuresSaid(all, active);
+  // Not before the first snapshot: opened at #tasks, every task that had failed came in at once, and each was said.
+  const ready = useDeskState((state) => state.ready);
+  useFailuresSaid(all, active && ready);
   /**
    * The row whose Details opened the detail, and how far down the window it was: the detail
    * opens at the top of the screen, and its Close puts the row back where the person left it.
@@ -230,6 +233,15 @@ export function TasksScreen({
           danger: true
         });
         if (!agreed) return;
+        // Ended while the person was asked (answered, expired, withdrawn by its server): nothing is
+        // left to cancel, and its row says how it ended (the call would fail, saying it had ended).
+        const now = store.getState().tasks[item.inbound.task.taskId];
+        if (!now || isTerminal(now.task.status)) {
+          announce(
+            `The ${item.kind === 'elicitation' ? 'question' : 'model request'} ended meanwhile: nothing was cancelled.`
+          );
+          return;
+        }
       }
       dismiss(item.key);
       const index = shown.findIndex((candidate) => candidate.key === item.key);

@@ -122,6 +122,16 @@ describe('finding what happened to a task in the Audit log, in headless Chromium
     const heard = await heardSoFar(d);
     // That the filters are cleared (announced), and the count (read as the focus lands on it), once each.
     assert.deepEqual(heard.filter((text) => /^Showing all \d+ entries\.$/.test(text)).length, 1, JSON.stringify(heard));
+
+    // With no filter set, a new entry changes the count, which is no news: not said (it was, each time).
+    const before = Number(/\d+/.exec((await count.textContent()) ?? '')?.[0]);
+    await recordHeard(page);
+    d.fixture.host.audit.record({ type: 'store.warning', detail: { message: 'a warning meanwhile' } });
+    // The Desk is told of new entries on the host's clock, which this test drives.
+    await clock.advance(10_000);
+    await count.getByText(`Showing all ${before + 1} entries.`, { exact: true }).waitFor();
+    await audit.locator('table.audit tbody tr').first().filter({ hasText: 'a warning meanwhile' }).waitFor();
+    assert.deepEqual(await heardSoFar(d), []);
     assert.deepEqual(d.pageErrors, []);
   });
 });

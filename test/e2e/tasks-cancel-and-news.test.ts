@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { CreateTaskResultSchema } from '@modelcontextprotocol/sdk/types.js';
+import { CancelTaskResultSchema, CreateTaskResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { Locator, Page, Route } from 'playwright-core';
 import { systemClock } from '../../app/core/clock.js';
 import { nextEvent, peerServer } from '../support/host-fixture.js';
@@ -73,6 +73,25 @@ describe('Cancel and Forget on the Tasks screen, in headless Chromium against th
     await row.locator('.cancelled-by', { hasText: /^by you$/ }).waitFor();
     assert.deepEqual(await standing(taskId), { status: 'cancelled', inInbox: false });
     await saidTimes(page, /Cancelled Server asker’s question “Which shelf for ‘Ivanhoe’\?”\./);
+    assert.deepEqual(d.pageErrors, []);
+  });
+
+  it('cancels nothing of a question that ended while the person was asked, and says so', async () => {
+    const asked = await asker.server.request(question('Which shelf for ‘Rob Roy’?'), CreateTaskResultSchema);
+    const { taskId } = asked.task;
+    await toTasks();
+    const row = tasks.locator(`tr[data-task-key="received:${taskId}"]`);
+    await row.getByRole('button', { name: /^Cancel Question / }).click();
+    const dialog = page.getByRole('dialog', { name: 'Cancel Server asker’s question?' });
+    await dialog.waitFor();
+    // Its server withdraws it meanwhile.
+    await asker.server.request({ method: 'tasks/cancel', params: { taskId } }, CancelTaskResultSchema);
+    await row.locator('[data-status="cancelled"]').waitFor();
+    await recordSaid(page);
+    await dialog.getByRole('button', { name: 'Cancel question', exact: true }).click();
+    await saidTimes(page, /^The question ended meanwhile: nothing was cancelled\.$/);
+    // No failure said in its row: there was nothing to cancel.
+    assert.equal(await tasks.getByText(/was not cancelled/).count(), 0);
     assert.deepEqual(d.pageErrors, []);
   });
 
@@ -241,6 +260,28 @@ describe('tasks that fail while the Tasks screen is shown, as a screen reader he
     await filters.getByLabel('Search').fill('');
     await page.clock.runFor(100);
     await page.waitForFunction(() => (window as unknown as { heard: string[] }).heard.includes('4 tasks'));
+    assert.deepEqual(d.pageErrors, []);
+  });
+
+  it('says nothing of the tasks that had failed before the page opened at Tasks: only one that fails then', async () => {
+    const tasks = page.getByRole('region', { name: 'Tasks' });
+    // Opened at #tasks (a reload, a link): the screen is shown before the first snapshot brings the
+    // four failed tasks above.
+    await page.reload();
+    await page.locator('#app[data-ready="true"]').waitFor();
+    await tasks.locator('.tasks-count').getByText('4 tasks', { exact: true }).waitFor();
+    await recordHeard(page);
+    await failing('fail-tool');
+    // Past the gap between two sayings: anything held back would be said by now.
+    await page.clock.runFor(6_000);
+    await page.waitForFunction(() =>
+      (window as unknown as { heard: string[] }).heard.some((text) => text.includes('failed'))
+    );
+    assert.deepEqual(
+      (await heard(page)).filter((text) => text.includes('failed')),
+      ['fail-tool on Server work failed: disk full.']
+    );
+    assert.doesNotMatch((await page.locator('.sr-only[aria-live="polite"]').textContent()) ?? '', /fail-rpc/);
     assert.deepEqual(d.pageErrors, []);
   });
 });

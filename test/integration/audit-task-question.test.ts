@@ -1,6 +1,11 @@
 import assert from 'node:assert/strict';
 import { afterEach, describe, it } from 'node:test';
-import { CancelTaskResultSchema, CreateTaskResultSchema } from '@modelcontextprotocol/sdk/types.js';
+import {
+  CancelTaskResultSchema,
+  CreateMessageResultSchema,
+  CreateTaskResultSchema,
+  ElicitResultSchema
+} from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import type { AuditEntry } from '../../app/contract/host-api.js';
 import { SECRET_MASK } from '../../app/core/secret-mask.js';
@@ -149,5 +154,40 @@ describe('what a task asks, in its audit entries', () => {
       assert.ok(question.startsWith(`${'x'.repeat(70)}${SECRET_MASK}`), question);
       assert.ok(!JSON.stringify(entry).includes('sk-live'), JSON.stringify(entry));
     }
+  });
+
+  it('masks them in every entry that quotes a question: the Inbox’s answer, and a model request’s rejection', async () => {
+    const { peer, host } = await start(new ManualClock());
+    const asked = nextEvent(host, 'inbox.added');
+    const answered = peer.server.request(
+      { method: 'elicitation/create', params: form(`Use ${SECRET}?`) },
+      ElicitResultSchema
+    );
+    await host.call('inbox.answer', { id: (await asked).item.id, answer: { action: 'decline' } });
+    await answered;
+    const approval = nextEvent(host, 'inbox.added');
+    const sampled = peer.server
+      .request(
+        {
+          method: 'sampling/createMessage',
+          params: {
+            messages: [{ role: 'user', content: { type: 'text', text: `Sum up with ${SECRET}` } }],
+            maxTokens: 10
+          }
+        },
+        CreateMessageResultSchema
+      )
+      .catch((error: unknown) => error);
+    await host.call('inbox.answer', { id: (await approval).item.id, answer: { action: 'reject' } });
+    await sampled;
+    const quoting = host.audit.read({ limit: 1000 }).filter((entry) => entry.detail?.question !== undefined);
+    assert.deepEqual(
+      quoting.map((entry) => [entry.type, entry.detail?.kind, entry.detail?.question]),
+      [
+        ['inbox.answered', 'sampling', `Sum up with ${SECRET_MASK}`],
+        ['inbox.answered', 'elicitation', `Use ${SECRET_MASK}?`]
+      ]
+    );
+    assert.ok(!JSON.stringify(host.audit.read({ limit: 1000 })).includes('sk-live'));
   });
 });

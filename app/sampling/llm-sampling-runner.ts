@@ -10,7 +10,7 @@ import { errorMessage, HostError, JsonRpcCode, toErrorData, type ErrorData } fro
 import type { SamplingRunner, WorkContext, WorkOutcome } from '../receiver/runners.js';
 import { chooseModel, type ModelChoice } from './model-selection.js';
 import { createProviderClient } from './provider-client.js';
-import { tokenLimitParamOf, type ProviderSettings } from '../contract/providers.js';
+import { modelNamesOf, tokenLimitParamOf, type ProviderSettings } from '../contract/providers.js';
 import {
   classifyProviderError,
   droppedFailure,
@@ -56,7 +56,8 @@ export interface LlmSamplingRunnerOptions {
   /**
    * Told as each run's call of its provider starts; the function it returns is told how the
    * provider answered: `failure` (its words, redacted) when it failed, nothing when it answered;
-   * not for a run that was cancelled or never reached it.
+   * not for a run that was cancelled or never reached it, nor for one that failed on a model the
+   * provider does not list and does not know (a name the person typed).
    */
   onCall?: (providerId: string) => (failure?: string) => void;
   /** Called before each retry wait (rate limit, server error). */
@@ -387,10 +388,23 @@ export class LlmSamplingRunner implements SamplingRunner {
     const data: Record<string, unknown> = { kind: found.kind, providerId: provider.id, model };
     if (found.status !== undefined) data['status'] = found.status;
     const message = redactSecrets(found.message, [apiKey]);
-    // A cancel or the person's Stop is no answer of the provider's.
-    if (found.kind !== 'cancelled' && found.kind !== 'stopped') answered?.(message);
+    // A cancel or the person's Stop is no answer of the provider's, nor is its not knowing a
+    // model it does not list (see `unlistedModel`).
+    if (found.kind !== 'cancelled' && found.kind !== 'stopped' && !unlistedModel(found, provider, model))
+      answered?.(message);
     return { type: 'error', error: { code: JsonRpcCode.InternalError, message, data } };
   }
+}
+
+/**
+ * Whether a failure is the provider not knowing a model it does not list: a name a person typed
+ * (Taskdesk's own choices are among those listed), which says nothing of how the provider
+ * answers. Counted as its failing, it was passed over by the drafts that followed and shown
+ * failing on every approval card, for one person's typo. A model it lists and does not know
+ * (its list is out of date, its address wrong) is its failing.
+ */
+function unlistedModel(found: ProviderFailure, provider: ProviderSettings, model: string): boolean {
+  return found.kind === 'model-not-found' && !modelNamesOf(provider).includes(model);
 }
 
 function cancelled(): ProviderFailure {

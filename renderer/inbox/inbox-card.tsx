@@ -17,12 +17,19 @@ export function InboxCard({
   item,
   kindLabel,
   title,
+  name,
   markdown = false,
   children
 }: {
   item: InboxItem;
   kindLabel: string;
   title: string;
+  /**
+   * The card's name for a screen reader, heard as the focus comes to it, when it says more than
+   * `title`: what a model request asks, which tells its card from the server's others. Not the
+   * heading's: the words it adds show in full just under it.
+   */
+  name?: string | undefined;
   /** The title is the server's message, Markdown: its words in a line (bold and code kept, no HTML). */
   markdown?: boolean;
   children: ReactNode;
@@ -45,7 +52,8 @@ export function InboxCard({
   return (
     <article
       className={`card inbox-item kind-${item.kind}${apart ? ' earlier-process-item' : ''}`}
-      aria-labelledby={titleId}
+      // Named by its heading, or by more than it shows (as the focus comes to it, by the keys).
+      {...(name !== undefined && name !== title ? { 'aria-label': name } : { 'aria-labelledby': titleId })}
       data-inbox-id={item.id}
       tabIndex={-1}
     >

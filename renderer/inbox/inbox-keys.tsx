@@ -10,7 +10,7 @@ const KEYS: Array<[string, string]> = [
   ['j or ↓', 'Next item'],
   ['k or ↑', 'Previous item'],
   ['Enter or o', 'Open the item: focus its first field'],
-  ['Escape', 'From a field, back to its item (then a, d and x work again)'],
+  ['Escape', 'From a field or button of an item, back to the item itself (then its keys work again)'],
   ['a', 'Approve or submit the item (on a question with nothing typed yet: go to its first empty field)'],
   ['d', 'Decline or reject the item'],
   ['x', 'Dismiss a question: no choice made, the server may ask again'],
@@ -25,6 +25,14 @@ const KEYS: Array<[string, string]> = [
  */
 const FROM_THE_TOP =
   'When no item has the focus yet (as when you open the Inbox), Enter, o, a, d and x go to the first item; press a, d or x again there to act on it.';
+
+/**
+ * Where the keys that answer do nothing, said under the list: a person who took a card's button
+ * for a text field typed a sentence that rejected the request, undid it and typed into its Model
+ * field, one letter at a time.
+ */
+const NOT_ON_CONTROLS =
+  'On an item, a, d, x, u, o and Enter act only when the item itself has the focus (outlined as a whole), never while one of its buttons, links or fields has it: press Escape to go back to the item.';
 
 /**
  * What `u` says with nothing to take back: why, when the answer held last was dropped as its
@@ -104,6 +112,21 @@ function typing(target: EventTarget | null): boolean {
   return !!element?.closest('input, textarea, select, [contenteditable="true"], dialog');
 }
 
+/** A control: a key pressed there is the control's, or a slip, never an answer. */
+const CONTROL = 'button, a[href], summary, input, select, textarea, [role="button"], [role="link"]';
+
+/**
+ * Whether the focus is where the Inbox's answering keys (a, d, x, u, o, Enter) act: on a card
+ * itself (not anything in it), on the Inbox's heading or the page (where they go to the first
+ * card, or undo), or on what is no control (a line the focus was handed to).
+ */
+function answeringKeysPlace(target: EventTarget | null): boolean {
+  const element = target as HTMLElement | null;
+  if (element === null || element === document.body || element.id === 'heading-inbox' || element.matches(CARD))
+    return true;
+  return !element.closest(CARD) && !element.closest(CONTROL);
+}
+
 /**
  * Keyboard shortcuts of the Inbox, while it is the screen shown and no field has the keys: move
  * between cards, open one, answer it, and `?` for a help dialog (`<dialog>`, closed by Escape).
@@ -145,8 +168,12 @@ export function InboxKeys({
       if (event.ctrlKey || event.metaKey || event.altKey) return;
       // Its key pressed again (or any other): the hint has been followed, or left.
       if (!['Shift', 'CapsLock'].includes(event.key)) clearHint();
-      // Escape in a card's field gives the keys back: focus returns to the card itself.
-      if (event.key === 'Escape' && typing(event.target) && !(event.target as HTMLElement).closest('dialog')) {
+      // Escape in a card's field or on its button gives the keys back: focus returns to the card itself.
+      if (
+        event.key === 'Escape' &&
+        (typing(event.target) || !answeringKeysPlace(event.target)) &&
+        !(event.target as HTMLElement).closest('dialog')
+      ) {
         const card = (event.target as HTMLElement).closest<HTMLElement>(CARD);
         if (card) {
           card.focus();
@@ -155,6 +182,9 @@ export function InboxKeys({
         return;
       }
       if (typing(event.target)) return;
+      // The keys that answer, undo or open act on a card that has the focus itself: on one of its
+      // buttons they would act on letters typed by a person who thought they were in a field.
+      if (['a', 'd', 'x', 'u', 'o', 'Enter'].includes(event.key) && !answeringKeysPlace(event.target)) return;
       const all = cards();
       const here = current();
       const index = here ? all.indexOf(here) : -1;
@@ -282,6 +312,7 @@ export function InboxKeys({
         ))}
       </dl>
       <p className="muted small-text">{FROM_THE_TOP}</p>
+      <p className="muted small-text">{NOT_ON_CONTROLS}</p>
       <button type="button" onClick={() => help.current?.close()}>
         Close
       </button>

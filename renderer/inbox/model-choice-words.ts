@@ -39,3 +39,18 @@ export function modelChoiceText(drafted: DraftedChoice, picked: PickedChoice): s
   if (sameProvider && model === drafted.model) return `${name} · ${model} — ${drafted.reason}`;
   return `${name} · ${model} — chosen by you, instead of ${drafted.providerName} · ${drafted.model}`;
 }
+
+/** How many of a provider's models the card names when a model typed is not among them. */
+const MODELS_NAMED = 5;
+
+/**
+ * Why Approve was refused for a model `typed` that the provider `name` does not list (`listed`):
+ * the models to choose from, named when they are few.
+ */
+export function unlistedModelText(name: string, typed: string, listed: readonly string[]): string {
+  const choose =
+    listed.length <= MODELS_NAMED
+      ? `choose one it lists: ${listed.join(', ')}`
+      : `choose one of the ${listed.length} models it lists (type to see them)`;
+  return `${name} lists no model named “${typed}”: ${choose}.`;
+}

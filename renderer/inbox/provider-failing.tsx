@@ -7,7 +7,12 @@ export function ProviderFailing({ provider }: { provider: ProviderView | undefin
   if (text === undefined || provider === undefined) return null;
   return (
     <p className="banner banner-warning provider-failing">
-      {text} <a href={`#providers/${encodeURIComponent(provider.id)}`}>Open {provider.name} in LLM providers</a>.
+      {text} <ProviderLink provider={provider} />.
     </p>
   );
+}
+
+/** The way to a provider's card in LLM providers, to fix it or choose another. */
+export function ProviderLink({ provider }: { provider: Pick<ProviderView, 'id' | 'name'> }) {
+  return <a href={`#providers/${encodeURIComponent(provider.id)}`}>Open {provider.name} in LLM providers</a>;
 }

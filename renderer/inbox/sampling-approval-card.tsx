@@ -9,11 +9,13 @@ import { answerSentText, requestRejectedText } from './answer-sent-words.js';
 import { ConversationView } from './conversation-view.js';
 import { failedRunText } from './failed-run-words.js';
 import { InboxCard } from './inbox-card.js';
+import { modelRequestTitle } from './model-request-title.js';
+import { modelNamesOf } from '../../app/contract/model-names.js';
 import { inboxKindWords } from '../components/kind-words.js';
 import { MessageContent } from './message-content.js';
-import { modelChoiceText } from './model-choice-words.js';
+import { modelChoiceText, unlistedModelText } from './model-choice-words.js';
 import { reviewCutOffText } from '../components/cut-off-words.js';
-import { ProviderFailing } from './provider-failing.js';
+import { ProviderFailing, ProviderLink } from './provider-failing.js';
 import { RequestEditor } from './request-editor.js';
 import { textSlots, useRequestEdits } from './request-edits.js';
 import { useAnswer, type RunWords } from './use-answer.js';
@@ -125,9 +127,15 @@ export function SamplingApprovalCard({ item }: { item: Reviewable }) {
   const choosable =
     !review && !!draft && (missing || (providers.length > 1 && providers.some((p) => p.id === draft.providerId)));
   const chosen = providers.find((p) => p.id === providerId);
-  const suggestions = chosen
-    ? [...new Set([...(chosen.defaultModel ? [chosen.defaultModel] : []), ...chosen.models.map((m) => m.name)])]
-    : [];
+  const suggestions = chosen ? modelNamesOf(chosen) : [];
+  // The run that failed made the provider failing (its health holds the same words): said once, in
+  // the failed run's box, with the way to the provider's card.
+  const failedThere =
+    failed !== undefined &&
+    chosen !== undefined &&
+    failed.providerId === chosen.id &&
+    chosen.health?.ok === false &&
+    chosen.health.message === failed.message;
 
   const send = (answer: InboxAnswerInput, done: string | RunWords) => void answering.send(answer, done);
 
@@ -162,6 +170,14 @@ export function SamplingApprovalCard({ item }: { item: Reviewable }) {
       modelField.current?.focus();
       return;
     }
+    // A name the provider does not list (a typo) would run nothing: the run would fail, and the
+    // person learn it from the provider's "does not know model" after the wait. One that lists
+    // none is asked what it runs: what is typed is taken as it is.
+    if (chosenModel && suggestions.length > 0 && !suggestions.includes(chosenModel)) {
+      setModelError(unlistedModelText(chosen?.name ?? 'This provider', chosenModel, suggestions));
+      modelField.current?.focus();
+      return;
+    }
     setModelError(undefined);
     const approved = `${failed ? 'Tried again' : 'Approved'}${params ? ' with your edits' : ''}; ${chosenModel || draft?.model || 'the model'}`;
     send(
@@ -171,23 +187,18 @@ export function SamplingApprovalCard({ item }: { item: Reviewable }) {
         ...(otherProvider && { providerId }),
         ...(chosenModel && (chosenModel !== draft?.model || otherProvider) && { model: chosenModel })
       },
-      // Said until the run ends: then that the model answered (a failed run brings the request back).
-      // A run over before the reply came is said as it ended.
+      // Said until the run ends: then that the model answered (a failed run brings the request back,
+      // said as it comes). A run answered before the reply came is said as it ended.
       {
         running: `${approved} is running.`,
         answered: `${approved} answered ${item.serverName}.`,
-        reviewed: `${approved} answered: review its answer.`,
-        failed: `${approved} failed: its request is back.`
+        reviewed: `${approved} answered: review its answer.`
       }
     );
   };
 
   return (
-    <InboxCard
-      item={item}
-      kindLabel={inboxKindWords(item)}
-      title={review ? `Review the answer for ${item.serverName}` : `${item.serverName} asks to run a model`}
-    >
+    <InboxCard item={item} kindLabel={inboxKindWords(item)} {...modelRequestTitle(item)}>
       {draft ? (
         <p className="meta model-choice">
           {/* Follows the picker below; a review (or a Desk that has no providers now) shows what ran. */}
@@ -197,10 +208,16 @@ export function SamplingApprovalCard({ item }: { item: Reviewable }) {
         </p>
       ) : null}
       {/* Before approving: the provider it would run on fails now, and another may be chosen. */}
-      {review ? null : <ProviderFailing provider={chosen} />}
+      {review || failedThere ? null : <ProviderFailing provider={chosen} />}
       {failed ? (
         <p className="banner banner-warning run-failed">
           {failedRunText(item, failed, answerDelivery(item, server), new Date())}
+          {failedThere && chosen ? (
+            <>
+              {' '}
+              <ProviderLink provider={chosen} />.
+            </>
+          ) : null}
         </p>
       ) : null}
       <ConversationView request={item.request} />
@@ -250,7 +267,10 @@ export function SamplingApprovalCard({ item }: { item: Reviewable }) {
             </div>
           )
         ) : null}
-        {review ? <ReviewCutOff stopReason={draft?.result?.stopReason} maxTokens={item.request.maxTokens} /> : null}
+        {/* Of the model's answer: once the person rewrote it, what is sent is theirs, cut off or not. */}
+        {review && answerText === originalAnswer ? (
+          <ReviewCutOff stopReason={draft?.result?.stopReason} maxTokens={item.request.maxTokens} />
+        ) : null}
         {review ? null : (
           <>
             <RequestEditor id={editorId} open={editing} edits={edits} />

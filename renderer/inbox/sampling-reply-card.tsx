@@ -1,6 +1,7 @@
 import type { InboxItem } from '../../app/contract/host-api.js';
 import { ConversationView } from './conversation-view.js';
 import { InboxCard } from './inbox-card.js';
+import { modelRequestTitle } from './model-request-title.js';
 import { inboxKindWords } from '../components/kind-words.js';
 import { useAnswer } from './use-answer.js';
 import { useKeptDraft } from './kept-draft.js';
@@ -18,7 +19,7 @@ export function SamplingReplyCard({ item }: { item: InboxItem }) {
   useKeptDraft(item, writing.reply);
 
   return (
-    <InboxCard item={item} kindLabel={inboxKindWords(item)} title={`${item.serverName} asks for a model reply`}>
+    <InboxCard item={item} kindLabel={inboxKindWords(item)} {...modelRequestTitle(item)}>
       {item.fallback === 'no-provider' ? (
         // The policy would have run it on a model: say why it waits for a person instead.
         <p className="banner banner-warning sampling-fallback">

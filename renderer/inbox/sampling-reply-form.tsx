@@ -98,7 +98,12 @@ export function SamplingReplyForm({
           />
         )}
       </FieldFrame>
-      <FieldFrame name="model" label="Model name" className="field-narrow">
+      <FieldFrame
+        name="model"
+        label="Model name"
+        className="field-narrow"
+        hint={`The model name ${item.serverName} is told wrote this reply; “human” says a person wrote it.`}
+      >
         {(wiring) => (
           <input
             {...wiring}

@@ -15,10 +15,11 @@ import { runLineSaid } from './run-line.js';
 export interface RunWords {
   running: string;
   answered: string;
-  /** Said instead of `running` when the answer came to review before the reply to the approval did. */
+  /**
+   * Said instead of `running` when the answer came to review before the reply to the approval did
+   * (a run that failed first is said as its request comes back: see `DeskStore`).
+   */
   reviewed: string;
-  /** Said instead of `running` when the run failed (the request back) before the reply did. */
-  failed: string;
 }
 
 /** Sending an inbox item's answer: busy while on its way, the host's refusal shown on the card. */
@@ -71,8 +72,7 @@ export function useAnswer(item: InboxItem): Answering {
             serverId: item.serverId,
             taskId: item.taskId,
             createdAt: item.createdAt,
-            reviewed: done.reviewed,
-            failed: done.failed
+            reviewed: done.reviewed
           })
         : undefined;
     try {

@@ -1,5 +1,6 @@
 import type { InboxItem } from '../../app/contract/host-api.js';
 import type { Gathering } from '../shell/announcer.js';
+import { sentence, truncate } from '../components/format.js';
 
 /** One item new in the Inbox, as its announcement counts it. */
 export type Arrival = Pick<InboxItem, 'kind' | 'serverId' | 'serverName'>;
@@ -31,6 +32,38 @@ export function arrivalWords(arrivals: readonly Arrival[]): string {
 /** The gathering of an arrival's announcement: arrivals said together are said as one, by {@link arrivalWords}. */
 export function arrivalGathering(arrival: Arrival): Gathering<Arrival> {
   return { key: 'inbox-arrival', part: arrival, together: arrivalWords };
+}
+
+/**
+ * What a screen reader hears of model requests that waited for the person to write their replies
+ * and, a provider that lists a model saved, now wait for their approval instead (the host handed
+ * them over: `inbox.removed`'s `handedOver`): no news of the servers', only of the cards, heard
+ * together: "The waiting model request from Echo now needs your approval.", "6 waiting model
+ * requests now need your approval.". Said as new ("New in the inbox: 5 model requests…"), they
+ * were taken for more requests.
+ */
+export function handedOverWords(arrivals: readonly Arrival[]): string {
+  const [only] = arrivals;
+  return arrivals.length === 1 && only
+    ? `The waiting model request from ${only.serverName} now needs your approval.`
+    : `${arrivals.length} waiting model requests now need your approval.`;
+}
+
+/** The gathering of a handed-over request's announcement (see {@link handedOverWords}). */
+export function handedOverGathering(arrival: Arrival): Gathering<Arrival> {
+  return { key: 'inbox-handed-over', part: arrival, together: handedOverWords };
+}
+
+/** How much of a failed run's reason its announcement quotes, as the card's box does. */
+const FAILURE_SAID = 300;
+
+/**
+ * What a screen reader hears when a model run the person approved failed and its request is back
+ * in the Inbox: the failure, with why. Said as an arrival ("New in the inbox: a model request
+ * from Echo."), the failure itself was never heard.
+ */
+export function runFailedWords(item: Pick<InboxItem, 'serverName'>, message: string): string {
+  return `The model run for ${item.serverName} failed: ${sentence(truncate(message, FAILURE_SAID))}`;
 }
 
 /**

@@ -10,7 +10,14 @@ import { deskReducer, ENDED_RUNS_KEPT, historyKindOf, isEntryOf } from './desk-r
 import { ended, requestTitle, withdrawnSentence } from '../components/request-title.js';
 import { initialDeskState, type DeskAction, type DeskSnapshot, type DeskState } from './desk-state.js';
 import { HeldAnswers, heldAnswerWord, type HeldAnswer } from './held-answers.js';
-import { arrivalGathering, arrivalWords, type Arrival } from './arrival-words.js';
+import {
+  arrivalGathering,
+  arrivalWords,
+  handedOverGathering,
+  handedOverWords,
+  runFailedWords,
+  type Arrival
+} from './arrival-words.js';
 import type { Gathering } from '../shell/announcer.js';
 
 /** Every host event, listed at runtime without loading the contract's zod schemas into the page. */
@@ -50,8 +57,6 @@ export interface PendingApproval {
   createdAt: string;
   /** Said when its answer to review comes before the reply ("Approved; m answered: review its answer."). */
   reviewed: string;
-  /** Said when the request comes back, its run failed, before the reply. */
-  failed: string;
 }
 
 /** How long a stream that is not a task may stay quiet before its entry goes (its `done` never came). */
@@ -84,6 +89,11 @@ export class DeskStore {
   readonly #announcedApprovals = new Set<string>();
   /** Model requests approved from a card whose reply has not come yet (see {@link DeskStore.approving}). */
   readonly #approving = new Set<PendingApproval & { said: boolean }>();
+  /**
+   * The items handed over to the model path (`inbox.removed`'s `handedOver`), by id: the approval
+   * card that comes in the place of one (under its id) is no new request (see {@link handedOverWords}).
+   */
+  readonly #handedOver = new Set<string>();
   #unsubscribes: Array<() => void> = [];
   /**
    * The Inbox's Declines, Rejects and Dismisses in their undo window: each is sent when its
@@ -221,6 +231,11 @@ export class DeskStore {
     if (event === 'inbox.removed') {
       const removed = payload as HostEventPayload<'inbox.removed'>;
       const { id, why, reason, afterStoppedCall, timedOut } = removed;
+      if (removed.handedOver === true) {
+        // Bounded: a request run without asking leaves no card to take its id again.
+        if (this.#handedOver.size >= 1_000) this.#handedOver.clear();
+        this.#handedOver.add(id);
+      }
       const item = why === 'withdrawn' ? this.#state.inbox.find((known) => known.id === id) : undefined;
       if (item) {
         // Said in a line of its own: the question quoted as far as tells which (its notice has it whole).
@@ -248,6 +263,18 @@ export class DeskStore {
   #announceArrival(item: InboxItem): void {
     if (this.#state.inbox.some((known) => known.id === item.id)) return;
     const arrival = { kind: item.kind, serverId: item.serverId, serverName: item.serverName };
+    // In the place of a request that waited for the person's reply: the same request, now to approve.
+    if (this.#handedOver.delete(item.id)) {
+      this.#options.announce?.(handedOverWords([arrival]), handedOverGathering(arrival));
+      return;
+    }
+    // A run the person approved failed, and its request is back: that is the news, with why. One
+    // they stopped themselves they know of (its Stop said so).
+    const failure = item.draft?.lastFailure;
+    if (failure !== undefined) {
+      if (failure.stopped !== true) this.#options.announce?.(runFailedWords(item, failure.message));
+      return;
+    }
     // Several arriving at once (within a frame) are said as one line that counts them.
     this.#options.announce?.(arrivalWords([arrival]), arrivalGathering(arrival));
   }
@@ -268,8 +295,8 @@ export class DeskStore {
       )
         continue;
       pending.said = true;
-      // Stopped by the person: they know; the card says so.
-      if (failure?.stopped !== true) this.#options.announce?.(failure ? pending.failed : pending.reviewed);
+      // The request back, its run failed: its arrival says so, with why (see `#announceArrival`).
+      if (failure === undefined) this.#options.announce?.(pending.reviewed);
       return;
     }
   }

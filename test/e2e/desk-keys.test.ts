@@ -87,7 +87,7 @@ describe('the Inbox from the keyboard', () => {
     await help.waitFor();
     assert.match(
       (await help.textContent()) ?? '',
-      /Next item.*Previous item.*back to its item.*Approve or submit.*Decline or reject/
+      /Next item.*Previous item.*back to the item itself.*Approve or submit.*Decline or reject/
     );
     await page.keyboard.press('Escape');
     await help.waitFor({ state: 'hidden' });

@@ -338,11 +338,13 @@ describe('sampling with a model behind approval and review, in the UI', () => {
       await approval.getByRole('button', { name: 'Approve' }).click();
       // Back, saying what failed, on the model the person chose, and what they can do.
       const failed = approval.locator('.run-failed');
-      await failed.waitFor();
+      // Fake LLM fails since, with the run's words: said once, in this box, with the way to its card.
+      await failed.getByRole('link', { name: 'Open Fake LLM in LLM providers' }).waitFor();
       assert.match(
         (await failed.textContent()) ?? '',
-        /^The run you approved on fake-large \(Fake LLM\) failed at .+: .*overloaded.*[.?!)] Try it again, on another model or with the request changed, write the reply yourself, or reject it; Server p waits meanwhile\.$/
+        /^The run you approved on fake-large \(Fake LLM\) failed at .+: .*overloaded.*[.?!)] Try it again, on another model or with the request changed, write the reply yourself, or reject it; Server p waits meanwhile\. Open Fake LLM in LLM providers\.$/
       );
+      assert.equal(await approval.locator('.provider-failing').count(), 0);
       assert.equal(await approval.getByLabel('Model').inputValue(), 'fake-large');
       // The focus waited on the Inbox heading, and the request back (the card) took it.
       await page.waitForFunction(

@@ -69,11 +69,13 @@ describe('a model request answered by a person when the provider cannot be reach
     await approval.getByText('What is the capital of Norway?').waitFor();
     await approval.getByRole('button', { name: 'Approve' }).click();
     const failed = approval.locator('.run-failed');
-    await failed.waitFor();
+    // The provider fails since, with the run's words: said once, in this box, with the way to its card.
+    await failed.getByRole('link', { name: 'Open Down LLM in LLM providers' }).waitFor();
     assert.match(
       (await failed.textContent()) ?? '',
-      /^The run you approved on gpt-4o-mini \(Down LLM\) failed .+ Try it again, on another model or with the request changed, write the reply yourself, or reject it; Server p waits meanwhile\.$/
+      /^The run you approved on gpt-4o-mini \(Down LLM\) failed .+ Try it again, on another model or with the request changed, write the reply yourself, or reject it; Server p waits meanwhile\. Open Down LLM in LLM providers\.$/
     );
+    assert.equal(await approval.locator('.provider-failing').count(), 0);
 
     await approval.getByRole('button', { name: 'Write the reply yourself…' }).click();
     const reply = approval.getByRole('textbox', { name: 'Your reply' });

@@ -161,3 +161,67 @@ describe('a provider’s health, when the provider changes while a call of it ru
     assert.equal((await host.call('providers.list', {})).find((p) => p.id === 'fake')?.health?.ok, true);
   });
 });
+
+describe('a provider’s health, when a person approves a run on a model name it does not know', () => {
+  let llm: FakeOpenAIServer;
+  let fixture: InMemoryHostFixture;
+  const peer = peerServer('asks');
+
+  before(async () => {
+    llm = await FakeOpenAIServer.start({ models: ['fake-small'], strictModels: true });
+    fixture = await startHostWith({ asks: peer }, { keyStore: new InMemoryKeyStore() });
+    await fixture.host.call('providers.save', fakeProvider(llm));
+    await fixture.host.call('sampling.setPolicy', {
+      serverId: 'asks',
+      policy: { mode: 'ask', reviewCompletion: false }
+    });
+  });
+  after(async () => {
+    await fixture.dispose();
+    await llm.close();
+  });
+
+  /** The request's approval card as it comes back after the run the person approved failed. */
+  const failedBack = () =>
+    nextEvent(fixture.host, 'inbox.added', ({ item }) => item.draft?.lastFailure !== undefined).then(
+      ({ item }) => item
+    );
+  const health = async () => (await fixture.host.call('providers.list', {})).find((p) => p.id === 'fake')?.health;
+
+  it('says nothing of the provider for a name it does not list (a typo), and fails it for one it lists', async () => {
+    const { host } = fixture;
+    const approval = nextEvent(host, 'inbox.added', ({ item }) => item.kind === 'sampling-approval');
+    const asked = peer.server
+      .request(
+        {
+          method: 'sampling/createMessage',
+          params: { messages: [{ role: 'user', content: { type: 'text', text: 'Hi' } }], maxTokens: 10 }
+        },
+        CreateMessageResultSchema
+      )
+      .then(
+        () => 'answered',
+        (error: Error) => error.message
+      );
+    const { item } = await approval;
+
+    // The person's typo: the provider does not know it (404), and lists no such model.
+    let back = failedBack();
+    await host.call('inbox.answer', { id: item.id, answer: { action: 'approve', model: 'n a time in Tromsø' } });
+    const typo = await back;
+    assert.match(typo.draft?.lastFailure?.message ?? '', /does not know model "n a time in Tromsø" \(404\)/);
+    assert.equal(await health(), undefined, 'nothing known of the provider: it was not its doing');
+
+    // A model it lists and then does not know: its list (or its address) is wrong, its failing.
+    back = failedBack();
+    llm.enqueue({ kind: 'error', status: 404, message: 'No such model here.' });
+    await host.call('inbox.answer', { id: typo.id, answer: { action: 'approve', model: 'fake-small' } });
+    const listed = await back;
+    const failing = await health();
+    assert.equal(failing?.ok, false);
+    assert.match(failing?.message ?? '', /does not know model "fake-small" \(404\)/);
+
+    await host.call('inbox.answer', { id: listed.id, answer: { action: 'reject' } });
+    assert.match(await asked, /rejected/);
+  });
+});

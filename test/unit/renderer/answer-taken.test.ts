@@ -262,10 +262,7 @@ describe('an approval whose run ended before its reply came', () => {
     const hear = <E extends HostEvent>(event: E, payload: HostEventPayload<E>) => listeners.get(event)!(payload);
     return { store, spoken, hear };
   }
-  const words = {
-    reviewed: 'Approved; m answered: review its answer.',
-    failed: 'Approved; m failed: its request is back.'
-  };
+  const words = { reviewed: 'Approved; m answered: review its answer.' };
 
   it('is said as its answer to review arrives, before the arrival; the reply then says nothing', () => {
     for (const taskId of ['t1', undefined]) {
@@ -280,8 +277,9 @@ describe('an approval whose run ended before its reply came', () => {
     }
   });
 
-  it('a failed run: said as its request comes back; not another server’s, nor once the reply came', () => {
+  it('a failed run: said as its request comes back, with why, not as a new request; not another server’s', () => {
     const lastFailure = { message: 'Overloaded', providerId: 'p', providerName: 'P', model: 'm', at: asked };
+    const failedWords = 'The model run for Server a failed: Overloaded.';
     const item = approval();
     const { store, spoken, hear } = listening([item]);
     const replied = store.approving({ serverId: 'a', taskId: 't1', createdAt: asked, ...words });
@@ -289,15 +287,27 @@ describe('an approval whose run ended before its reply came', () => {
     hear('inbox.added', { item: approval('sampling-review', { id: 'x', taskId: 'x', serverId: 'b' }) });
     assert.equal(spoken.filter((said) => said.startsWith('Approved')).length, 0, 'another request’s review');
     hear('inbox.added', { item: approval('sampling-approval', { draft: { ...item.draft!, lastFailure } }) });
-    assert.ok(spoken.includes('Approved; m failed: its request is back.'));
-    assert.equal(replied(), true);
+    assert.equal(spoken.at(-1), failedWords);
+    assert.equal(spoken.filter((said) => said.startsWith('Approved')).length, 0, 'said once, with why');
+    assert.equal(replied(), true, 'said already: the reply says nothing');
 
+    // The reply first (the walk's case: the run took a while): the failure is said all the same.
     const late = listening([item]);
     const lateReply = late.store.approving({ serverId: 'a', taskId: 't1', createdAt: asked, ...words });
     assert.equal(lateReply(), false, 'the reply first: it says the approval');
     late.hear('inbox.removed', { id: 't1', why: 'answered' });
-    late.hear('inbox.added', { item: approval('sampling-review') });
-    assert.equal(late.spoken.filter((said) => said.startsWith('Approved')).length, 0);
+    late.hear('inbox.added', { item: approval('sampling-approval', { draft: { ...item.draft!, lastFailure } }) });
+    assert.deepEqual(late.spoken, [failedWords]);
+
+    // Stopped by the person: their Stop said so; the request back is no news.
+    const stopped = listening([item]);
+    stopped.hear('inbox.removed', { id: 't1', why: 'answered' });
+    stopped.hear('inbox.added', {
+      item: approval('sampling-approval', {
+        draft: { ...item.draft!, lastFailure: { ...lastFailure, message: 'Stopped by you.', stopped: true } }
+      })
+    });
+    assert.deepEqual(stopped.spoken, []);
   });
 });
 

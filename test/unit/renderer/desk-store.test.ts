@@ -196,8 +196,7 @@ describe('the Desk store', () => {
     const replied = store.approving({
       serverId: 'Server p',
       createdAt: '2026-12-01T09:00:00.000Z',
-      reviewed: 'Approved; m answered: review its answer.',
-      failed: 'Approved; m failed: its request is back.'
+      reviewed: 'Approved; m answered: review its answer.'
     });
     host.emit('inbox.added', { item: from('q12', 'Server asker') });
     host.emit('inbox.added', { item: from('r4', 'Server p', 'sampling-review') });
@@ -206,6 +205,51 @@ describe('the Desk store', () => {
       'Approved; m answered: review its answer. New in the inbox: a question from Server asker and a model answer to review from Server p.'
     );
     assert.equal(replied(), true);
+  });
+
+  it('says requests that waited for a reply and now wait for approval (a provider was added) as those, not as new', async () => {
+    const sampling = (id: string, serverName: string, kind: InboxItem['kind'] = 'sampling'): InboxItem => ({
+      ...item(id),
+      kind,
+      serverId: serverName,
+      serverName,
+      request: { messages: [{ role: 'user', content: { type: 'text', text: id } }], maxTokens: 9 }
+    });
+    const waiting = [1, 2, 3, 4, 5].map((n) => sampling(`w${n}`, 'Weather Station'));
+    waiting.push(sampling('m1', 'Mail Helper'));
+    const host = fakeClient(() => waiting);
+    const announcer = new Announcer();
+    const store = new DeskStore(host.client, { announce: announcer.announce });
+    store.listen();
+    const refresh = store.refresh();
+    host.release();
+    await refresh;
+
+    // The host hands each over, and its approval card comes under the same id.
+    for (const { id, serverName } of waiting) {
+      host.emit('inbox.removed', { id, why: 'answered', handedOver: true });
+      host.emit('inbox.added', { item: sampling(id, serverName, 'sampling-approval') });
+    }
+    assert.equal(announcer.take(), '6 waiting model requests now need your approval.');
+    assert.deepEqual(
+      store.getState().inbox.map((known) => known.kind),
+      Array(6).fill('sampling-approval')
+    );
+
+    // One alone names its server; a request new meanwhile is said as new.
+    host.emit('inbox.removed', { id: 'w1', why: 'answered' });
+    host.emit('inbox.added', { item: sampling('w1', 'Weather Station', 'sampling-approval') });
+    assert.equal(announcer.take(), 'New in the inbox: a model request from Weather Station.', 'not handed over');
+    const late = sampling('late', 'Mail Helper');
+    host.emit('inbox.added', { item: late });
+    assert.equal(announcer.take(), 'New in the inbox: a model request from Mail Helper.');
+    host.emit('inbox.removed', { id: 'late', why: 'answered', handedOver: true });
+    host.emit('inbox.added', { item: sampling('late', 'Mail Helper', 'sampling-approval') });
+    host.emit('inbox.added', { item: sampling('new', 'Weather Station', 'sampling-approval') });
+    assert.equal(
+      announcer.take(),
+      'The waiting model request from Mail Helper now needs your approval. New in the inbox: a model request from Weather Station.'
+    );
   });
 
   it('says why it could not load, and keeps what it had', async () => {

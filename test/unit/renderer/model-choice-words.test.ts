@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { modelChoiceText, type DraftedChoice } from '../../../renderer/inbox/model-choice-words.js';
+import { modelChoiceText, unlistedModelText, type DraftedChoice } from '../../../renderer/inbox/model-choice-words.js';
 
 const drafted: DraftedChoice = {
   providerId: 'local',
@@ -50,6 +50,19 @@ describe('the line above an approval card’s picker', () => {
     assert.equal(
       modelChoiceText(drafted, { providerId: 'local', provider: undefined, model: 'paced' }),
       'Local fake (removed) · paced — choose another provider to run it'
+    );
+  });
+});
+
+describe('why Approve refuses a model the provider does not list', () => {
+  it('names the models to choose from when they are few, else counts them', () => {
+    assert.equal(
+      unlistedModelText('Tiny stories', 'n a time in Tromsø', ['stories260K']),
+      'Tiny stories lists no model named “n a time in Tromsø”: choose one it lists: stories260K.'
+    );
+    assert.equal(
+      unlistedModelText('OpenAI', 'gpt-5o', ['a', 'b', 'c', 'd', 'e', 'f']),
+      'OpenAI lists no model named “gpt-5o”: choose one of the 6 models it lists (type to see them).'
     );
   });
 });

@@ -51,9 +51,6 @@ export function errorLead(state: string): string {
   return state === 'failed' ? 'The tool failed' : 'Its result could not be fetched';
 }
 
-// Said in the core's words too (History's rows): kept with them, in the contract.
-export { errorWords };
-
 /**
  * A requested task's error in a line, led by what it is (see {@link errorLead}): "The tool failed:
  * Error −32050: disk is full". A row's outcome, or its note after a failed task's reason.

@@ -8,7 +8,8 @@ import { TaskKept } from '../components/task-kept.js';
 import { WaitingSince, WaitNote } from '../components/waiting-since.js';
 import { answerDelivery, keptNote } from './answer-delivery.js';
 import { EarlierProcessNote } from './earlier-process-note.js';
-import { relatedTaskOf, serverMayGiveUp } from './server-gives-up.js';
+import { serverMayGiveUp } from '../../app/contract/server-gives-up.js';
+import { relatedTaskOf } from './server-gives-up.js';
 import { CardKeyHint } from './inbox-keys.js';
 import { keepsTypedText } from './typed-text.js';
 

@@ -1,9 +1,6 @@
 import type { InboxItem, OutboundTaskView } from '../../app/contract/host-api.js';
 import { derivedOf } from '../store/derived.js';
 
-/** Whether the item's server may stop waiting for the answer: see the contract's own. */
-export { serverMayGiveUp } from '../../app/contract/server-gives-up.js';
-
 /** The tool-call task of Taskdesk's the item's server asked it for (its `relatedTaskId`), if the Desk knows it. */
 export function relatedTaskOf(
   item: Pick<InboxItem, 'serverId' | 'relatedTaskId' | 'relatedCall'>,

@@ -1,5 +1,6 @@
 import { markdownPlainText } from '../../app/contract/markdown-plain-text.js';
-import { errorWords, failedReason } from '../components/end-message.js';
+import { errorWords } from '../../app/contract/error-words.js';
+import { failedReason } from '../components/end-message.js';
 import { sentence, truncate } from '../components/format.js';
 import { namedItem } from '../inbox/answer-sent-words.js';
 import type { HeldTimers } from '../store/held-answers.js';

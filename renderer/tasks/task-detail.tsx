@@ -42,7 +42,7 @@ import { checkedWords, standingWords } from './checked-words.js';
 import { CheckedLine } from './checked-line.js';
 import { foundStill, type CheckFound } from './check-found.js';
 import { askedWords, isCancelling } from '../components/waiting-questions.js';
-import { serverMayGiveUp } from '../inbox/server-gives-up.js';
+import { serverMayGiveUp } from '../../app/contract/server-gives-up.js';
 import { CHANGED_BEFORE_IT_RAN, SentAndRanRequest } from './sent-and-ran-request.js';
 import { endMessage, failedReason, isNoResultStored } from '../components/end-message.js';
 import { CallOriginLine } from '../components/call-origin.js';

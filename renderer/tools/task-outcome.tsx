@@ -1,7 +1,8 @@
 import type { ErrorData, OutboundTaskView } from '../../app/contract/host-api.js';
 import { taskCardLabel } from './call-labels.js';
 import { JsonView } from '../components/json-view.js';
-import { errorLead, errorWords, failedReason, isNoResultStored } from '../components/end-message.js';
+import { errorWords } from '../../app/contract/error-words.js';
+import { errorLead, failedReason, isNoResultStored } from '../components/end-message.js';
 import { ResultFold, ToolResultView } from './tool-result-view.js';
 
 /**

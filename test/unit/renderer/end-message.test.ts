@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { errorLead, errorLine, errorWords } from '../../../renderer/components/end-message.js';
+import { errorWords } from '../../../app/contract/error-words.js';
+import { errorLead, errorLine } from '../../../renderer/components/end-message.js';
 
 describe('the words for a requested task’s error', () => {
   it('says a failed task’s error is the tool’s failure', () => {

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { OutboundTaskView } from '../../../app/contract/host-api.js';
-import { relatedTaskOf, serverMayGiveUp, tasksByServerTask } from '../../../renderer/inbox/server-gives-up.js';
+import { serverMayGiveUp } from '../../../app/contract/server-gives-up.js';
+import { relatedTaskOf, tasksByServerTask } from '../../../renderer/inbox/server-gives-up.js';
 
 /** The tool-call task Taskdesk requested of server `a`, as the Desk keeps it (only what the lookup reads). */
 function outbound(protocol?: '2026-07-28'): Record<string, OutboundTaskView> {
